@@ -1,0 +1,1 @@
+"""The Tabula Discord bot: services, storage, Discord extensions and the command line."""

@@ -1,0 +1,1 @@
+"""Benchmarks behind `tabula bench`: speed targets are checked here, not in unit tests."""

@@ -1,0 +1,18 @@
+"""`tabula bench KIND`: run one of the benchmarks."""
+
+from __future__ import annotations
+
+import argparse
+
+from bot.bench import rules_bench
+
+BENCHMARKS = (rules_bench,)
+"""Each benchmark module adds its own `bench` subcommand with `register(subparsers)`."""
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the `bench` subcommand and its kinds."""
+    parser = subparsers.add_parser("bench", help="measure speed (rules, ...)")
+    kinds = parser.add_subparsers(dest="kind", metavar="KIND", required=True)
+    for module in BENCHMARKS:
+        module.register(kinds)

@@ -1,0 +1,1 @@
+"""Board images: each game state drawn as a Pillow image."""

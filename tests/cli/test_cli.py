@@ -1,0 +1,99 @@
+"""The `tabula` command line: games, replay and the rules benchmark."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.cli import main
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    status = main(list(argv))
+    return status, capsys.readouterr().out
+
+
+def test_replay_prints_the_state_as_json(capsys: pytest.CaptureFixture[str]) -> None:
+    """`tabula replay groups d3-e2` reports the position after the move."""
+    status, out = run_cli(capsys, "replay", "groups", "d3-e2")
+    assert status == 0
+    report = json.loads(out)
+    assert report["game"] == "groups"
+    assert report["options"] == {"start": "standard"}
+    assert report["ply"] == 1
+    assert report["to_move"] == 1
+    assert report["outcome"] is None
+    assert report["legal_moves"] == sorted(report["legal_moves"])
+    assert "e3-e1" in report["legal_moves"] and "d3-e2" not in report["legal_moves"]
+    assert report["board"].splitlines()[7] == "2 . . . . W . . ."
+
+
+def test_replay_reports_the_outcome(capsys: pytest.CaptureFixture[str]) -> None:
+    """A finished game shows winner and reason."""
+    moves = ["c3", "c5", "d3", "d5", "e3", "e5", "f3", "f5", "c4", "c6", "d4"]
+    status, out = run_cli(capsys, "replay", "groups", "--option", "start=drop", *moves)
+    assert status == 0
+    report = json.loads(out)
+    assert report["outcome"] == {"winner": 0, "reason": "all six stones connected"}
+    assert report["legal_moves"] == []
+
+
+@pytest.mark.parametrize(
+    ("moves", "ply", "message"),
+    [
+        (["d3-e2", "e3-e9"], 1, "off the board"),
+        (["d3-e2", "d4-d3", "e2-e4"], 2, "e4 is occupied"),
+        (["nonsense"], 0, "not a point"),
+    ],
+)
+def test_replay_stops_at_the_first_bad_move(
+    capsys: pytest.CaptureFixture[str], moves: list[str], ply: int, message: str
+) -> None:
+    """A bad move prints an error object with its index and exits 2."""
+    status, out = run_cli(capsys, "replay", "groups", *moves)
+    assert status == 2
+    report = json.loads(out)
+    assert report["ply"] == ply
+    assert message in report["error"]
+
+
+def test_replay_rejects_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
+    """An invalid option is an error object too."""
+    status, out = run_cli(capsys, "replay", "groups", "--option", "start=sideways")
+    assert status == 2
+    assert "start must be one of standard, drop" in json.loads(out)["error"]
+
+
+def test_games_lists_options_and_defaults(capsys: pytest.CaptureFixture[str]) -> None:
+    """`tabula games --json` lists every game with its options and defaults."""
+    status, out = run_cli(capsys, "games", "--json")
+    assert status == 0
+    games = {game["name"]: game for game in json.loads(out)}
+    assert games["groups"]["options"][0]["name"] == "start"
+    assert games["groups"]["options"][0]["default"] == "standard"
+    status, text = run_cli(capsys, "games")
+    assert "start=standard" in text
+
+
+def test_bench_rules_measures_groups(capsys: pytest.CaptureFixture[str]) -> None:
+    """`tabula bench rules groups` times real play() and legal_moves() calls."""
+    status, out = run_cli(capsys, "bench", "rules", "groups", "--seconds", "0.3", "--json")
+    assert status == 0
+    reports = [json.loads(line) for line in out.splitlines()]
+    assert [r["scenario"] for r in reports] == ["standard", "drop start"]
+    for report in reports:
+        assert report["plays"] > 0
+        assert report["legal_moves_generations"] >= report["plays"]
+        assert report["plays_per_second"] > 0
+        assert report["play_median_us"] > 0
+
+
+def test_run_without_token_explains(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path
+) -> None:
+    """With no token the run command says how to set one."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert main(["run"]) == 1
+    assert "DISCORD_TOKEN" in capsys.readouterr().err
