@@ -7,10 +7,14 @@ import json
 import random
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules import get_game, list_games
+from rules import GameState, get_game, list_games
+
+Probe = tuple[str, Callable[[GameState[Any]], object]]
+"""A named extra call timed on every measured position, e.g. ("win check", fn)."""
 
 
 @dataclass(frozen=True)
@@ -23,6 +27,10 @@ class Scenario:
     """Game options for `new_game`."""
     prefix_plies: int = 0
     """Random moves played, unmeasured, before timing starts (for mid-game figures)."""
+    measured_plies: int | None = None
+    """Moves measured per game after the prefix; None plays each game to its end."""
+    probes: tuple[Probe, ...] = ()
+    """Extra calls timed on every measured position; their medians are reported."""
 
 
 SCENARIOS: dict[str, list[Scenario]] = {
@@ -39,6 +47,7 @@ class Measurement:
     label: str
     play_ns: list[int] = field(default_factory=list)
     legal_ns: list[int] = field(default_factory=list)
+    probe_ns: dict[str, list[int]] = field(default_factory=dict)
     playouts: int = 0
     wall_seconds: float = 0.0
 
@@ -57,6 +66,7 @@ class Measurement:
             "legal_moves_median_us": _median_us(self.legal_ns),
             "playouts": self.playouts,
             "playouts_per_second": self.playouts / (self.wall_seconds or 1e-9),
+            **{f"{name}_median_us": _median_us(ns) for name, ns in self.probe_ns.items()},
         }
 
 
@@ -69,6 +79,7 @@ def measure(game_name: str, scenario: Scenario, seconds: float, seed: int) -> Me
     game = get_game(game_name)
     rng = random.Random(seed)
     result = Measurement(game.name, scenario.label)
+    result.probe_ns = {name: [] for name, _ in scenario.probes}
     clock = time.perf_counter_ns
     started = time.perf_counter()
     deadline = started + seconds
@@ -80,7 +91,12 @@ def measure(game_name: str, scenario: Scenario, seconds: float, seed: int) -> Me
                 break
             state = state.play(rng.choice(moves))
         finished = False
+        measured = 0
         while time.perf_counter() < deadline:
+            for name, probe in scenario.probes:
+                t0 = clock()
+                probe(state)
+                result.probe_ns[name].append(clock() - t0)
             t0 = clock()
             moves = list(state.legal_moves())
             t1 = clock()
@@ -92,6 +108,9 @@ def measure(game_name: str, scenario: Scenario, seconds: float, seed: int) -> Me
             t2 = clock()
             state = state.play(move)
             result.play_ns.append(clock() - t2)
+            measured += 1
+            if scenario.measured_plies is not None and measured >= scenario.measured_plies:
+                break
         result.playouts += finished
     result.wall_seconds = time.perf_counter() - started
     return result
@@ -128,5 +147,9 @@ def run(args: argparse.Namespace) -> int:
                 f"{report['legal_moves_per_second']:,.0f} legal_moves()/s "
                 f"(median {report['legal_moves_median_us']:.1f} µs); "
                 f"{report['playouts_per_second']:,.1f} playouts/s"
+                + "".join(
+                    f"; {name} median {report[f'{name}_median_us']:.1f} µs"
+                    for name, _ in scenario.probes
+                )
             )
     return 0
