@@ -210,6 +210,8 @@ class Game(ABC, Generic[StateT_co]):
     """A short description of the move notation with examples, for help texts."""
     summary: ClassVar[str]
     """A short summary of the rules, for help texts."""
+    quick_moves: ClassVar[tuple[str, ...]] = ()
+    """Moves written without coordinates (Stones' `return`), offered as buttons when legal."""
 
     def option(self, name: str) -> Option:
         """Return the option called `name`, or raise `InvalidOptionError`."""
