@@ -18,7 +18,7 @@ from rules.base import (
 from rules.registry import AnyGame, get_game, list_games, register
 
 # Importing a game module registers it.
-from rules import groups  # isort: skip
+from rules import groups, hexade  # isort: skip
 
 __all__ = [
     "AnyGame",
@@ -35,6 +35,7 @@ __all__ = [
     "UnknownGameError",
     "get_game",
     "groups",
+    "hexade",
     "list_games",
     "register",
 ]

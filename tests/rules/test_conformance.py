@@ -11,6 +11,7 @@ from rules import GameState, IllegalMoveError, InvalidMoveError, get_game, list_
 
 EXTRA_OPTIONS: dict[str, list[dict[str, object]]] = {
     "groups": [{"start": "drop"}],
+    "hexade": [{"size": 5}, {"size": 7}],
 }
 """Option sets tested besides each game's defaults."""
 
