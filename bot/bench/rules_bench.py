@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules import GameState, get_game, list_games
+from rules.hexade import HexadeState
 
 Probe = tuple[str, Callable[[GameState[Any]], object]]
 """A named extra call timed on every measured position, e.g. ("win check", fn)."""
@@ -33,8 +34,27 @@ class Scenario:
     """Extra calls timed on every measured position; their medians are reported."""
 
 
+def _hexade_win_check(state: GameState[Any]) -> object:
+    """Search the whole board for sixes of both players, from scratch."""
+    assert isinstance(state, HexadeState)
+    return state.has_six(0), state.has_six(1)
+
+
+def _hexade_sixes(state: GameState[Any]) -> object:
+    """List every six on the board, as the renderer asks for them."""
+    assert isinstance(state, HexadeState)
+    return state.sixes()
+
+
 SCENARIOS: dict[str, list[Scenario]] = {
     "groups": [Scenario("standard"), Scenario("drop start", {"start": "drop"})],
+    "hexade": [
+        Scenario(
+            "size 10",
+            probes=(("full win check", _hexade_win_check), ("sixes()", _hexade_sixes)),
+        ),
+        Scenario("size 5", {"size": 5}),
+    ],
 }
 """Per-game scenarios; a game not listed is measured once with its default options."""
 

@@ -89,6 +89,17 @@ def test_bench_rules_measures_groups(capsys: pytest.CaptureFixture[str]) -> None
         assert report["play_median_us"] > 0
 
 
+def test_bench_rules_reports_hexade_win_check(capsys: pytest.CaptureFixture[str]) -> None:
+    """`tabula bench rules hexade` also times the full win check and sixes() on size 10."""
+    status, out = run_cli(capsys, "bench", "rules", "hexade", "--seconds", "0.2", "--json")
+    assert status == 0
+    reports = [json.loads(line) for line in out.splitlines()]
+    assert [r["scenario"] for r in reports] == ["size 10", "size 5"]
+    assert reports[0]["full win check_median_us"] > 0
+    assert reports[0]["sixes()_median_us"] > 0
+    assert all(r["plays"] > 0 for r in reports)
+
+
 def test_run_without_token_explains(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path
 ) -> None:
