@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterable
 
 import pytest
 from hypothesis import given, settings
@@ -31,9 +32,9 @@ def cell(name: str) -> tuple[int, int]:
     return parse_cell(name, 10)
 
 
-def names(cells: object) -> set[str]:
+def names(cells: Iterable[tuple[int, ...]]) -> set[str]:
     """The names of (q, r) or (q, r, seat) tuples."""
-    return {format_cell(item[0], item[1]) for item in cells}  # type: ignore[attr-defined]
+    return {format_cell(item[0], item[1]) for item in cells}
 
 
 def pos(
@@ -47,6 +48,7 @@ def pos(
 
 
 def play_all(state: HexadeState, *moves: str) -> HexadeState:
+    """Play the moves in notation, in order."""
     for text in moves:
         state = state.play_text(text)
     return state
@@ -586,6 +588,7 @@ def oracle_sixes(stones: set[tuple[int, int]], size: int) -> set[frozenset[tuple
 
 
 def six_sets(state: HexadeState, seat: int) -> set[frozenset[tuple[int, int]]]:
+    """The sixes of `seat` that the state reports, as cell sets."""
     return {frozenset(cells) for s, cells in state.sixes() if s == seat}
 
 
@@ -656,6 +659,7 @@ def test_random_games_against_the_oracles(size: int, seed: int, plies: int) -> N
         if survivor:
             assert after.outcome() == Outcome(after.to_move, SURVIVED)
         else:
-            assert after.outcome() is None or after.outcome().winner is None  # type: ignore[union-attr]
+            outcome = after.outcome()
+            assert outcome is None or outcome.winner is None
         assert HEXADE.decode(after.encode()) == after
         state = after
