@@ -1,0 +1,105 @@
+"""Durations and time controls written as text: `30m`, `12h`, `1d12h`, `7d+1d max 10d`."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import timedelta
+
+from bot.services.errors import InvalidInputError
+
+_UNITS = {"w": timedelta(weeks=1), "d": timedelta(days=1), "h": timedelta(hours=1),
+          "m": timedelta(minutes=1), "s": timedelta(seconds=1)}  # fmt: skip
+_PART = re.compile(r"(\d+)\s*([wdhms])")
+_DURATION = re.compile(r"(?:\d+\s*[wdhms]\s*)+")
+
+
+def parse_duration(text: str) -> timedelta:
+    """Parse `1d12h`, `30m`, `2w` (units w, d, h, m, s); raise `InvalidInputError` otherwise."""
+    cleaned = text.strip().lower()
+    if not cleaned or not _DURATION.fullmatch(cleaned):
+        raise InvalidInputError(
+            f"{text.strip()!r} is not a duration: write a number and a unit "
+            "(w, d, h, m or s), like 30m, 12h or 1d12h"
+        )
+    total = timedelta()
+    for amount, unit in _PART.findall(cleaned):
+        total += int(amount) * _UNITS[unit]
+    if total <= timedelta():
+        raise InvalidInputError("a duration must be longer than zero")
+    return total
+
+
+def format_duration(delta: timedelta) -> str:
+    """The shortest text `parse_duration` reads back as `delta` (whole seconds)."""
+    seconds = int(delta.total_seconds())
+    if seconds <= 0:
+        return "0s"
+    parts = []
+    for unit in ("d", "h", "m", "s"):
+        size = int(_UNITS[unit].total_seconds())
+        if seconds >= size:
+            parts.append(f"{seconds // size}{unit}")
+            seconds %= size
+    return "".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """How much time players have: none, a fixed time per move, or a capped increment."""
+
+    per_move: timedelta | None = None
+    """Correspondence: this much time for every move, the clock resetting after each."""
+    initial: timedelta | None = None
+    """Capped increment: the starting bank."""
+    increment: timedelta | None = None
+    """Capped increment: added to the bank after each move."""
+    cap: timedelta | None = None
+    """Capped increment: the bank never grows beyond this."""
+
+    @property
+    def is_none(self) -> bool:
+        """True when the game has no clock."""
+        return self.per_move is None and self.initial is None
+
+    def __str__(self) -> str:
+        if self.per_move is not None:
+            return format_duration(self.per_move)
+        if self.initial is not None and self.increment is not None and self.cap is not None:
+            return (
+                f"{format_duration(self.initial)}+{format_duration(self.increment)} "
+                f"max {format_duration(self.cap)}"
+            )
+        return "none"
+
+    def describe(self) -> str:
+        """The time control in words, for boards and challenges."""
+        if self.per_move is not None:
+            return f"{format_duration(self.per_move)} per move"
+        if not self.is_none:
+            return f"{self} (bank + increment, capped)"
+        return "no clock"
+
+
+_INCREMENT = re.compile(r"(?P<initial>[^+]+)\+(?P<increment>.+?)\s+max\s+(?P<cap>.+)")
+
+
+def parse_time_control(text: str) -> TimeControl:
+    """Parse `none`, `3d` (per move) or `7d+1d max 10d`; raise `InvalidInputError` otherwise."""
+    cleaned = text.strip().lower()
+    if cleaned in ("", "none", "off", "no"):
+        return TimeControl()
+    match = _INCREMENT.fullmatch(cleaned)
+    if match is None:
+        if "+" in cleaned:
+            raise InvalidInputError(
+                f"{text.strip()!r} is not a time control: write none, a time per move "
+                "like 3d, or bank+increment with a cap like 7d+1d max 10d"
+            )
+        return TimeControl(per_move=parse_duration(cleaned))
+    initial = parse_duration(match["initial"])
+    increment = parse_duration(match["increment"])
+    cap = parse_duration(match["cap"])
+    if cap < initial:
+        raise InvalidInputError("the cap must be at least the initial time")
+    return TimeControl(initial=initial, increment=increment, cap=cap)

@@ -1,0 +1,578 @@
+"""`GameService`: moves, resignations, draw offers, undo requests and game queries.
+
+Every change to a game happens under that game's lock, and is committed to the
+repository before the service returns, so a reply to a player always describes a
+stored move. A game's state is rebuilt by replaying its move log from the last stored
+snapshot, and kept in a small in-memory cache between moves.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from bot.services.clock import Clock
+from bot.services.errors import (
+    ConflictError,
+    InvalidStateError,
+    NotAllowedError,
+    NotFoundError,
+    NotYourTurnError,
+    ServiceError,
+)
+from bot.services.locks import KeyedLocks
+from bot.services.notify import Notifier
+from bot.services.results import (
+    DrawResult,
+    DrawStatus,
+    GameView,
+    MoveResult,
+    UndoResult,
+    UndoStatus,
+)
+from bot.services.suggest import rank_moves
+from bot.storage.repository import (
+    DuplicateMoveError,
+    GameRecord,
+    GameStatus,
+    MoveRecord,
+    Offer,
+    Repository,
+    Snapshot,
+)
+from rules import GameError, GameState, get_game
+
+log = logging.getLogger(__name__)
+
+MoveHook = Callable[[MoveResult], Awaitable[None]]
+"""Called after every committed move (e.g. to let a computer player answer)."""
+FinishHook = Callable[[GameView], Awaitable[None]]
+"""Called once when a game ends, however it ended (e.g. to update ratings)."""
+
+RECENT_MOVES = 12
+"""Moves kept in memory per game: enough for the current and the previous turn."""
+
+
+class DamagedGameError(ServiceError):
+    """A game's move log cannot be replayed (the database was changed by hand?)."""
+
+
+@dataclass(slots=True)
+class _Loaded:
+    """A game's current state in the cache, with its latest moves."""
+
+    ply: int
+    state: GameState[Any]
+    recent: tuple[MoveRecord, ...]
+    notations: list[str] | None = field(default=None)
+    """The legal moves in notation, computed on first use (autocomplete)."""
+
+
+def _trailing_turn(moves: Sequence[MoveRecord]) -> list[MoveRecord]:
+    """The last run of moves by one seat: the latest (possibly unfinished) turn."""
+    if not moves:
+        return []
+    seat = moves[-1].seat
+    start = len(moves)
+    while start > 0 and moves[start - 1].seat == seat:
+        start -= 1
+    return list(moves[start:])
+
+
+def undo_start(moves: Sequence[MoveRecord], seat: int, to_move: int) -> tuple[int, bool] | None:
+    """Where an undo requested by `seat` starts: (first ply taken back, needs approval).
+
+    A player in the middle of a multi-move turn takes back that turn's moves at once,
+    as the opponent has not seen them yet. Otherwise the player's last turn is taken
+    back together with everything played after it, once the opponent approves. None
+    when `seat` has no move to take back.
+    """
+    if not moves:
+        return None
+    if moves[-1].seat == seat and to_move == seat:
+        return _trailing_turn(moves)[0].ply, False
+    index = max((i for i, move in enumerate(moves) if move.seat == seat), default=None)
+    if index is None:
+        return None
+    while index > 0 and moves[index - 1].seat == seat:
+        index -= 1
+    return moves[index].ply, True
+
+
+class GameService:
+    """Plays and queries games. Front ends call it with plain user ids."""
+
+    def __init__(
+        self,
+        repository: Repository,
+        clock: Clock,
+        notifier: Notifier,
+        *,
+        snapshot_every: int = 25,
+        cache_size: int = 2048,
+    ) -> None:
+        self._repository = repository
+        self._clock = clock
+        self._notifier = notifier
+        self._snapshot_every = snapshot_every
+        self._cache_size = cache_size
+        self._cache: OrderedDict[int, _Loaded] = OrderedDict()
+        self._locks = KeyedLocks()
+        self.move_hooks: list[MoveHook] = []
+        """Called after every committed move, outside the game's lock."""
+        self.finish_hooks: list[FinishHook] = []
+        """Called once when a game ends, outside the game's lock."""
+
+    # --- loading ---
+
+    async def record(self, game_id: int) -> GameRecord:
+        """The game's stored record; `NotFoundError` if there is none."""
+        record = await self._repository.get_game(game_id)
+        if record is None:
+            raise NotFoundError(f"There is no game #{game_id}.")
+        return record
+
+    async def view(self, game_id: int) -> GameView:
+        """The game's record and current state."""
+        record = await self.record(game_id)
+        return GameView(record, (await self._loaded(record)).state)
+
+    async def view_of(self, record: GameRecord) -> GameView:
+        """The current state for a record already read."""
+        return GameView(record, (await self._loaded(record)).state)
+
+    async def started(self, record: GameRecord) -> GameView:
+        """Register a game that was just created (its state is the starting position)."""
+        return await self.view_of(record)
+
+    async def _loaded(self, record: GameRecord) -> _Loaded:
+        cached = self._cache.get(record.id)
+        if cached is not None and cached.ply == record.ply:
+            self._cache.move_to_end(record.id)
+            return cached
+        loaded = await self._replay(record, record.ply)
+        self._remember(record.id, loaded)
+        return loaded
+
+    def _remember(self, game_id: int, loaded: _Loaded) -> None:
+        self._cache[game_id] = loaded
+        self._cache.move_to_end(game_id)
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+
+    async def _replay(self, record: GameRecord, upto: int, *, use_snapshot: bool = True) -> _Loaded:
+        """The state after the first `upto` live moves, from the snapshot when it helps."""
+        rules = get_game(record.game)
+        state: GameState[Any] | None = None
+        base = 0
+        snapshot = await self._repository.get_snapshot(record.id) if use_snapshot else None
+        if snapshot is not None and snapshot.ply <= upto:
+            try:
+                state = rules.decode(snapshot.encoded)
+                base = snapshot.ply
+            except GameError:
+                log.warning("game %s: unreadable snapshot at ply %s", record.id, snapshot.ply)
+                state = None
+        if state is None:
+            state = rules.initial_state(rules.validate_options(record.options))
+            base = 0
+        moves = await self._repository.list_moves(record.id, after_ply=max(0, base - RECENT_MOVES))
+        moves = [move for move in moves if move.ply <= upto]
+        try:
+            for move in moves:
+                if move.ply > base:
+                    state = state.play_text(move.notation)
+        except GameError as exc:
+            log.error("game %s: move log cannot be replayed: %s", record.id, exc)
+            raise DamagedGameError(
+                f"Game #{record.id}'s record is damaged and cannot be replayed."
+            ) from exc
+        played = moves[-1].ply if moves else base
+        if played != upto:
+            log.error("game %s: expected %s moves, the log has %s", record.id, upto, played)
+            raise DamagedGameError(f"Game #{record.id}'s move log is incomplete.")
+        return _Loaded(ply=upto, state=state, recent=tuple(moves[-RECENT_MOVES:]))
+
+    async def replay_state(self, game_id: int, *, use_snapshot: bool = True) -> GameState[Any]:
+        """Rebuild the game's state from the database, bypassing the cache."""
+        record = await self.record(game_id)
+        return (await self._replay(record, record.ply, use_snapshot=use_snapshot)).state
+
+    # --- moves ---
+
+    @staticmethod
+    def _seat(record: GameRecord, user_id: int) -> int:
+        seat = record.seat_of(user_id)
+        if seat is None:
+            raise NotAllowedError(
+                f"You are not playing in this game ({record.names[0]} vs {record.names[1]})."
+            )
+        return seat
+
+    @staticmethod
+    def _require_active(record: GameRecord) -> None:
+        if record.status is not GameStatus.ACTIVE:
+            raise InvalidStateError("This game is over.")
+
+    async def play(self, game_id: int, user_id: int, text: str) -> MoveResult:
+        """Play `text` for `user_id`; rules errors pass through with the engine's message."""
+        async with self._locks(game_id):
+            record = await self.record(game_id)
+            seat = self._seat(record, user_id)
+            self._require_active(record)
+            loaded = await self._loaded(record)
+            if loaded.state.to_move != seat:
+                waiting = record.names[loaded.state.to_move]
+                raise NotYourTurnError(f"It is {waiting}'s turn, not yours.")
+            move = loaded.state.parse_move(text)
+            result = await self._commit(record, loaded, seat, user_id, move)
+        await self._after_move(result)
+        return result
+
+    async def play_computer_move(self, game_id: int, text: str) -> MoveResult:
+        """Play `text` for the computer seat to move, and announce it through the notifier."""
+        async with self._locks(game_id):
+            record = await self.record(game_id)
+            self._require_active(record)
+            loaded = await self._loaded(record)
+            seat = loaded.state.to_move
+            if record.players[seat] is not None or record.ai_levels[seat] is None:
+                raise NotAllowedError("It is not a computer player's turn.")
+            move = loaded.state.parse_move(text)
+            result = await self._commit(record, loaded, seat, None, move)
+        await self._after_move(result)
+        await self._notifier.move_played(result)
+        return result
+
+    async def _commit(
+        self, record: GameRecord, loaded: _Loaded, seat: int, user_id: int | None, move: Any
+    ) -> MoveResult:
+        before = loaded.state
+        after = before.play(move)
+        now = self._clock.now()
+        ply = record.ply + 1
+        logged = MoveRecord(record.id, ply, seat, user_id, before.format_move(move), now)
+        offer = record.draw_offer
+        lapsed = offer is not None and offer.open and offer.seat != seat
+        if lapsed and offer is not None:
+            offer = replace(offer, open=False)
+        updated = record.evolve(
+            ply=ply, to_move=after.to_move, draw_offer=offer, undo_request=None, updated_at=now
+        )
+        outcome = after.outcome()
+        if outcome is not None:
+            updated = updated.evolve(
+                status=GameStatus.FINISHED,
+                winner=outcome.winner,
+                result_reason=outcome.reason,
+                finished_at=now,
+                draw_offer=None,
+            )
+        snapshot = Snapshot(ply, after.encode()) if ply % self._snapshot_every == 0 else None
+        try:
+            await self._repository.record_move(logged, updated, snapshot)
+        except DuplicateMoveError:
+            self._cache.pop(record.id, None)
+            raise ConflictError(
+                "Another move in this game was played at the same moment; "
+                "look at the board and try again."
+            ) from None
+        recent = (*loaded.recent, logged)[-RECENT_MOVES:]
+        self._remember(record.id, _Loaded(ply, after, recent))
+        return MoveResult(
+            view=GameView(updated, after),
+            before=before,
+            move=logged,
+            turn_complete=outcome is not None or after.to_move != before.to_move,
+            turn_moves=_trailing_turn(recent),
+            draw_offer_lapsed=lapsed,
+        )
+
+    async def _after_move(self, result: MoveResult) -> None:
+        for hook in self.move_hooks:
+            try:
+                await hook(result)
+            except Exception:
+                log.exception("a move hook failed for game %s", result.view.id)
+        if result.finished:
+            await self._after_finish(result.view)
+
+    async def _after_finish(self, view: GameView) -> None:
+        for hook in self.finish_hooks:
+            try:
+                await hook(view)
+            except Exception:
+                log.exception("a finish hook failed for game %s", view.id)
+
+    # --- ending a game ---
+
+    async def _finish(self, record: GameRecord, winner: int | None, reason: str) -> GameView:
+        """Store the end of an active game (call under its lock)."""
+        now = self._clock.now()
+        updated = record.evolve(
+            status=GameStatus.FINISHED,
+            winner=winner,
+            result_reason=reason,
+            finished_at=now,
+            updated_at=now,
+            draw_offer=None,
+            undo_request=None,
+        )
+        await self._repository.update_game(updated)
+        return GameView(updated, (await self._loaded(updated)).state)
+
+    async def finish(
+        self, game_id: int, winner: int | None, reason: str, *, announce: bool = True
+    ) -> GameView:
+        """End an active game for a reason outside the rules (time, an administrator).
+
+        With `announce`, the notifier posts the result (nobody's command answers it).
+        """
+        async with self._locks(game_id):
+            record = await self.record(game_id)
+            self._require_active(record)
+            view = await self._finish(record, winner, reason)
+        await self._after_finish(view)
+        if announce:
+            await self._notifier.game_finished(view)
+        return view
+
+    async def resign(self, game_id: int, user_id: int) -> GameView:
+        """`user_id` resigns: the opponent wins."""
+        async with self._locks(game_id):
+            record = await self.record(game_id)
+            seat = self._seat(record, user_id)
+            self._require_active(record)
+            view = await self._finish(record, 1 - seat, f"{record.names[seat]} resigned")
+        await self._after_finish(view)
+        return view
+
+    # --- draw offers ---
+
+    async def offer_draw(self, game_id: int, user_id: int) -> DrawResult:
+        """Offer a draw; when the opponent's offer stands, this accepts it instead."""
+        async with self._locks(game_id):
+            record = await self.record(game_id)
+            seat = self._seat(record, user_id)
+            self._require_active(record)
+            offer = record.draw_offer
+            opponent = record.names[1 - seat]
+            if offer is not None and offer.open and offer.seat != seat:
+                view = await self._finish(record, None, "draw agreed")
+                result = DrawResult(view, DrawStatus.ACCEPTED, seat)
+            else:
+                if offer is not None and offer.seat == seat and offer.ply == record.ply:
+                    if offer.open:
+                        raise InvalidStateError(
+                            f"You have already offered a draw; waiting for {opponent}'s answer."
+                        )
+                    raise InvalidStateError(
+                        f"{opponent} declined your draw offer; you can offer again after "
+                        "the next move."
+                    )
+                updated = record.evolve(
+                    draw_offer=Offer(seat, record.ply, True), updated_at=self._clock.now()
+                )
+                await self._repository.update_game(updated)
+                return DrawResult(await self.view_of(updated), DrawStatus.OFFERED, seat)
+        await self._after_finish(result.view)
+        return result
+
+    async def answer_draw(
+        self, game_id: int, user_id: int, accept: bool, offer_ply: int | None = None
+    ) -> DrawResult:
+        """Accept or decline the opponent's standing draw offer (made at `offer_ply`)."""
+        async with self._locks(game_id):
+            record = await self.record(game_id)
+            seat = self._seat(record, user_id)
+            self._require_active(record)
+            offer = record.draw_offer
+            stale = offer_ply is not None and offer is not None and offer.ply != offer_ply
+            if offer is None or not offer.open or stale:
+                raise InvalidStateError("That draw offer is no longer open.")
+            if offer.seat == seat:
+                raise NotAllowedError(
+                    f"This is your own offer; {record.names[1 - seat]} must answer it."
+                )
+            if not accept:
+                updated = record.evolve(
+                    draw_offer=replace(offer, open=False), updated_at=self._clock.now()
+                )
+                await self._repository.update_game(updated)
+                return DrawResult(await self.view_of(updated), DrawStatus.DECLINED, seat)
+            view = await self._finish(record, None, "draw agreed")
+        await self._after_finish(view)
+        return DrawResult(view, DrawStatus.ACCEPTED, seat)
+
+    # --- undo ---
+
+    async def request_undo(self, game_id: int, user_id: int) -> UndoResult:
+        """Ask to take back one's last turn (see `undo_start` for what is taken back).
+
+        The moves of one's own unfinished multi-move turn are taken back at once;
+        anything else waits for the opponent's approval (`answer_undo`).
+        """
+        async with self._locks(game_id):
+            record = await self.record(game_id)
+            seat = self._seat(record, user_id)
+            self._require_active(record)
+            loaded = await self._loaded(record)
+            moves = await self._repository.list_moves(game_id)
+            plan = undo_start(moves, seat, loaded.state.to_move)
+            if plan is None:
+                raise InvalidStateError("You have not moved yet: there is nothing to take back.")
+            start, needs_approval = plan
+            taken = [move for move in moves if move.ply >= start]
+            if not needs_approval:
+                view = await self._undo(record, moves, start)
+                return UndoResult(view, UndoStatus.APPLIED, seat, taken)
+            pending = record.undo_request
+            opponent = record.names[1 - seat]
+            if pending is not None and pending.ply == record.ply:
+                if pending.open and pending.seat == seat:
+                    raise InvalidStateError(
+                        f"You have already asked to take back a move; waiting for {opponent}."
+                    )
+                if pending.open:
+                    raise InvalidStateError(
+                        f"{opponent} has asked to take back a move; answer that first."
+                    )
+                if pending.seat == seat:
+                    raise InvalidStateError(
+                        f"{opponent} declined; you can ask again after the next move."
+                    )
+            updated = record.evolve(
+                undo_request=Offer(seat, record.ply, True), updated_at=self._clock.now()
+            )
+            await self._repository.update_game(updated)
+            return UndoResult(GameView(updated, loaded.state), UndoStatus.REQUESTED, seat, taken)
+
+    async def answer_undo(
+        self, game_id: int, user_id: int, accept: bool, request_ply: int | None = None
+    ) -> UndoResult:
+        """Approve or refuse the opponent's standing request to take back moves."""
+        async with self._locks(game_id):
+            record = await self.record(game_id)
+            seat = self._seat(record, user_id)
+            self._require_active(record)
+            request = record.undo_request
+            if (
+                request is None
+                or not request.open
+                or request.ply != record.ply
+                or (request_ply is not None and request.ply != request_ply)
+            ):
+                raise InvalidStateError("That request to take back moves is no longer open.")
+            if request.seat == seat:
+                raise NotAllowedError(
+                    f"This is your own request; {record.names[1 - seat]} must answer it."
+                )
+            loaded = await self._loaded(record)
+            moves = await self._repository.list_moves(game_id)
+            plan = undo_start(moves, request.seat, loaded.state.to_move)
+            if plan is None:  # pragma: no cover - a request is only stored with a plan
+                raise InvalidStateError("There is nothing to take back.")
+            start, _ = plan
+            taken = [move for move in moves if move.ply >= start]
+            if not accept:
+                updated = record.evolve(
+                    undo_request=replace(request, open=False), updated_at=self._clock.now()
+                )
+                await self._repository.update_game(updated)
+                return UndoResult(
+                    GameView(updated, loaded.state), UndoStatus.DECLINED, request.seat, taken
+                )
+            view = await self._undo(record, moves, start)
+            return UndoResult(view, UndoStatus.APPLIED, request.seat, taken)
+
+    async def _undo(self, record: GameRecord, moves: Sequence[MoveRecord], start: int) -> GameView:
+        """Take back every move from ply `start` on (call under the game's lock)."""
+        now = self._clock.now()
+        kept = start - 1
+        loaded = await self._replay(record, kept)
+        updated = record.evolve(
+            ply=kept,
+            to_move=loaded.state.to_move,
+            draw_offer=None,
+            undo_request=None,
+            updated_at=now,
+        )
+        await self._repository.undo_moves(updated, start, now)
+        self._remember(record.id, loaded)
+        return GameView(updated, loaded.state)
+
+    # --- queries ---
+
+    async def set_thread(self, game_id: int, thread_id: int) -> GameRecord:
+        """Record the thread a game is played in."""
+        async with self._locks(game_id):
+            record = await self.record(game_id)
+            updated = record.evolve(thread_id=thread_id)
+            await self._repository.update_game(updated)
+            return updated
+
+    async def active_games(self, user_id: int) -> list[GameRecord]:
+        """Every active game of `user_id`, in any server."""
+        return await self._repository.active_games(user_id=user_id)
+
+    async def last_turn(self, game_id: int) -> list[MoveRecord]:
+        """The moves of the latest turn (all of one player's sub-moves in multi-move games)."""
+        record = await self.record(game_id)
+        return _trailing_turn((await self._loaded(record)).recent)
+
+    async def find(
+        self,
+        user_id: int,
+        location: int,
+        game_id: int | None = None,
+        *,
+        for_move: bool = False,
+    ) -> GameRecord:
+        """The game a command in `location` (a thread or channel) means.
+
+        With `game_id`, that game. Otherwise the caller's one active game played in
+        `location`, or started from it; with `for_move`, several are narrowed to those
+        where it is the caller's turn. A game here that the caller does not play is
+        returned too, so that the caller is told they are not playing.
+        """
+        if game_id is not None:
+            return await self.record(game_id)
+        here = await self._repository.active_games(location=location)
+        mine = [g for g in here if g.seat_of(user_id) is not None]
+        if not here:
+            mine = [g for g in await self.active_games(user_id) if g.channel_id == location]
+        elif not mine and len(here) == 1:
+            return here[0]
+        if not mine:
+            raise NotFoundError("You have no game in progress here. Use /games to see your games.")
+        if len(mine) == 1:
+            return mine[0]
+        if for_move:
+            waiting = [g for g in mine if g.players[g.to_move] == user_id]
+            if len(waiting) == 1:
+                return waiting[0]
+            if not waiting:
+                raise NotYourTurnError(
+                    "It is not your turn in any of your games here. Use /games to see them."
+                )
+            mine = waiting
+        listed = ", ".join(f"#{g.id} ({g.names[0]} vs {g.names[1]})" for g in mine[:10])
+        raise NotFoundError(f"You have {len(mine)} games here: name one with its number: {listed}.")
+
+    async def suggest_moves(
+        self, game_id: int, user_id: int, typed: str, limit: int = 25
+    ) -> list[str]:
+        """Legal moves matching what `user_id` typed so far, most useful first.
+
+        Empty when the user cannot move in this game now.
+        """
+        record = await self._repository.get_game(game_id)
+        if record is None or not record.is_active or record.players[record.to_move] != user_id:
+            return []
+        loaded = await self._loaded(record)
+        if loaded.notations is None:
+            loaded.notations = loaded.state.legal_notations()
+        return rank_moves(loaded.state, loaded.notations, typed, limit)

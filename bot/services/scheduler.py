@@ -1,0 +1,48 @@
+"""One loop for background work: every job reads what is due from the database.
+
+Nothing is kept only in memory, so after a restart the first tick finds everything that
+became due while the bot was down. Later slices add jobs (reminders, timeouts, rounds).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+log = logging.getLogger(__name__)
+
+Job = Callable[[], Awaitable[object]]
+"""A background job: does whatever has become due, then returns."""
+
+
+class Scheduler:
+    """Runs its jobs one after another on every tick."""
+
+    def __init__(self, interval: float = 15.0) -> None:
+        self.interval = interval
+        """Seconds between ticks."""
+        self._jobs: list[tuple[str, Job]] = []
+
+    def add(self, name: str, job: Job) -> None:
+        """Run `job` on every tick from now on."""
+        self._jobs.append((name, job))
+
+    @property
+    def job_names(self) -> list[str]:
+        """The names of the jobs, in the order they run."""
+        return [name for name, _ in self._jobs]
+
+    async def tick(self) -> None:
+        """Run every job once; a failing job is logged and does not stop the others."""
+        for name, job in self._jobs:
+            try:
+                await job()
+            except Exception:
+                log.exception("scheduled job %r failed", name)
+
+    async def run_forever(self) -> None:
+        """Tick every `interval` seconds until cancelled."""
+        while True:
+            await self.tick()
+            await asyncio.sleep(self.interval)

@@ -1,0 +1,1 @@
+"""Storage: the repository interface (`repository`) and its SQLite implementation (`sqlite`)."""

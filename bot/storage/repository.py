@@ -1,0 +1,299 @@
+"""The storage interface the services depend on, and the records it stores.
+
+Services only see this module; `bot.storage.sqlite` implements it with SQLite, and a
+different database can replace it by implementing `Repository`.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from rules import OptionValue
+
+
+class DuplicateMoveError(Exception):
+    """A move for a (game, ply) that already has a live move: another move won the race."""
+
+
+class GameStatus(enum.StrEnum):
+    """Where a game is in its life."""
+
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+
+
+class ChallengeStatus(enum.StrEnum):
+    """Where a challenge is in its life; only `OPEN` challenges can change."""
+
+    OPEN = "open"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """A draw offer or undo request made by `seat` when the game stood at `ply`."""
+
+    seat: int
+    """The seat that made it."""
+    ply: int
+    """The game's ply when it was made; it refers to that position only."""
+    open: bool
+    """False once answered or lapsed (kept so the same offer is not repeated at once)."""
+
+
+@dataclass(frozen=True, slots=True)
+class NewChallenge:
+    """What a challenge is created with."""
+
+    guild_id: int | None
+    channel_id: int
+    challenger_id: int
+    challenger_name: str
+    opponent_id: int | None
+    """None for an open challenge anyone may accept."""
+    opponent_name: str | None
+    game: str
+    options: Mapping[str, OptionValue]
+    challenger_seat: int | None
+    """0 or 1, or None to draw the seats at random when the challenge is accepted."""
+    created_at: datetime
+    expires_at: datetime
+    rated: bool = False
+    time_control: str = "none"
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeRecord(NewChallenge):
+    """A stored challenge."""
+
+    id: int = 0
+    status: ChallengeStatus = ChallengeStatus.OPEN
+    message_id: int | None = None
+    """The message showing the challenge, edited when it expires."""
+    closed_at: datetime | None = None
+    game_id: int | None = None
+    """The game an accepted challenge started."""
+
+    @property
+    def is_open(self) -> bool:
+        """True while the challenge can be accepted."""
+        return self.status is ChallengeStatus.OPEN
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """What a game is created with."""
+
+    game: str
+    options: Mapping[str, OptionValue]
+    guild_id: int | None
+    channel_id: int
+    players: tuple[int | None, int | None]
+    """The user id in each seat; None for a computer seat."""
+    names: tuple[str, str]
+    """The name shown for each seat."""
+    created_at: datetime
+    ai_levels: tuple[str | None, str | None] = (None, None)
+    """The computer's level in a computer seat."""
+    challenge_id: int | None = None
+    rated: bool = False
+    time_control: str = "none"
+    tournament_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord(NewGame):
+    """A stored game: everything but its moves, which live in the move log."""
+
+    id: int = 0
+    thread_id: int | None = None
+    """The thread the game is played in; None when it is played in `channel_id`."""
+    status: GameStatus = GameStatus.ACTIVE
+    ply: int = 0
+    """The number of live moves in the log."""
+    to_move: int = 0
+    winner: int | None = None
+    result_reason: str | None = None
+    draw_offer: Offer | None = None
+    undo_request: Offer | None = None
+    updated_at: datetime | None = None
+    finished_at: datetime | None = None
+
+    @property
+    def location(self) -> int:
+        """The channel or thread where the game's messages go."""
+        return self.thread_id if self.thread_id is not None else self.channel_id
+
+    @property
+    def is_active(self) -> bool:
+        """True while moves can be made."""
+        return self.status is GameStatus.ACTIVE
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat `user_id` plays, or None for someone else."""
+        if self.players[0] == user_id:
+            return 0
+        if self.players[1] == user_id:
+            return 1
+        return None
+
+    def opponent_of(self, seat: int) -> int | None:
+        """The user id in the other seat."""
+        return self.players[1 - seat]
+
+    def evolve(self, **changes: object) -> GameRecord:
+        """A copy with some fields changed."""
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    """One move in a game's log."""
+
+    game_id: int
+    ply: int
+    """1 for the first move of the game."""
+    seat: int
+    user_id: int | None
+    notation: str
+    played_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A stored state (`encode()`) after `ply` moves, so loading replays fewer moves."""
+
+    ply: int
+    encoded: str
+
+
+DEFAULT_CHALLENGE_EXPIRY = timedelta(hours=1)
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """A server's settings, changed with /config."""
+
+    guild_id: int
+    game_channels: frozenset[int] = field(default_factory=frozenset)
+    """Channels where games may be started; empty means every channel."""
+    threads: bool = True
+    """Play each game in its own thread (when the channel allows threads)."""
+    challenge_expiry: timedelta = DEFAULT_CHALLENGE_EXPIRY
+    default_time_control: str = "none"
+
+
+@dataclass(frozen=True, slots=True)
+class UserSettings:
+    """A user's own settings."""
+
+    user_id: int
+    dm_on_turn: bool = False
+    """Send a direct message when it becomes the user's turn."""
+
+
+class Repository(Protocol):
+    """Everything the services store and read. All SQL lives behind this interface."""
+
+    async def close(self) -> None:
+        """Release the database."""
+
+    # --- challenges ---
+
+    async def create_challenge(self, challenge: NewChallenge) -> ChallengeRecord:
+        """Store a new open challenge."""
+        ...
+
+    async def get_challenge(self, challenge_id: int) -> ChallengeRecord | None:
+        """The challenge with this id."""
+        ...
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        """Remember the message that shows the challenge."""
+
+    async def close_challenge(
+        self, challenge_id: int, status: ChallengeStatus, now: datetime
+    ) -> ChallengeRecord | None:
+        """Move an open challenge to `status`; None when it was no longer open."""
+        ...
+
+    async def accept_challenge(
+        self, challenge_id: int, game: NewGame
+    ) -> tuple[ChallengeRecord, GameRecord] | None:
+        """Atomically mark an open challenge accepted and create its game.
+
+        Returns None (and changes nothing) when the challenge was no longer open.
+        """
+        ...
+
+    async def open_challenges(
+        self, *, user_id: int | None = None, channel_id: int | None = None
+    ) -> list[ChallengeRecord]:
+        """Open challenges involving `user_id` and/or made in `channel_id`, newest first."""
+        ...
+
+    async def due_challenges(self, now: datetime) -> list[ChallengeRecord]:
+        """Open challenges whose expiry time has come."""
+        ...
+
+    # --- games ---
+
+    async def create_game(self, game: NewGame) -> GameRecord:
+        """Store a game no challenge started (tournament rounds, computer games)."""
+        ...
+
+    async def get_game(self, game_id: int) -> GameRecord | None:
+        """The game with this id."""
+        ...
+
+    async def update_game(self, game: GameRecord) -> None:
+        """Store the game row's changeable fields (not its moves)."""
+
+    async def record_move(
+        self, move: MoveRecord, game: GameRecord, snapshot: Snapshot | None = None
+    ) -> None:
+        """In one transaction, append `move` and store `game` (and a snapshot if given).
+
+        Raises `DuplicateMoveError` when the game already has a live move at that ply.
+        """
+
+    async def undo_moves(self, game: GameRecord, from_ply: int, now: datetime) -> None:
+        """In one transaction, mark moves from `from_ply` on undone and store `game`."""
+
+    async def list_moves(self, game_id: int, after_ply: int = 0) -> list[MoveRecord]:
+        """The game's live moves with ply > `after_ply`, in order."""
+        ...
+
+    async def get_snapshot(self, game_id: int) -> Snapshot | None:
+        """The game's stored snapshot."""
+        ...
+
+    async def active_games(
+        self, *, user_id: int | None = None, location: int | None = None
+    ) -> list[GameRecord]:
+        """Active games of `user_id` and/or played or started in `location`, oldest first."""
+        ...
+
+    # --- settings ---
+
+    async def get_guild_settings(self, guild_id: int) -> GuildSettings:
+        """A server's settings (defaults when none were saved)."""
+        ...
+
+    async def save_guild_settings(self, settings: GuildSettings, now: datetime) -> None:
+        """Store a server's settings."""
+
+    async def get_user_settings(self, user_id: int) -> UserSettings:
+        """A user's settings (defaults when none were saved)."""
+        ...
+
+    async def save_user_settings(self, settings: UserSettings, now: datetime) -> None:
+        """Store a user's settings."""

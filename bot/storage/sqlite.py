@@ -1,0 +1,595 @@
+"""`SqliteRepository`: the repository on SQLite (aiosqlite). The only module with SQL."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import fields
+from datetime import datetime, timedelta
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.storage.repository import (
+    DEFAULT_CHALLENGE_EXPIRY,
+    ChallengeRecord,
+    ChallengeStatus,
+    DuplicateMoveError,
+    GameRecord,
+    GameStatus,
+    GuildSettings,
+    MoveRecord,
+    NewChallenge,
+    NewGame,
+    Offer,
+    Snapshot,
+    UserSettings,
+)
+from rules import OptionValue
+
+log = logging.getLogger(__name__)
+
+MEMORY = ":memory:"
+"""Pass as the path for a private in-memory database (tests)."""
+
+
+def migrations() -> list[tuple[int, str, str]]:
+    """Every migration as (number, file name, SQL), in order."""
+    found = []
+    for entry in resources.files("bot.storage.migrations").iterdir():
+        name = entry.name
+        if name.endswith(".sql") and name[:4].isdigit():
+            found.append((int(name[:4]), name, entry.read_text(encoding="utf-8")))
+    found.sort()
+    numbers = [number for number, _, _ in found]
+    if numbers != list(range(1, len(found) + 1)):
+        raise RuntimeError(f"migrations must be numbered 0001, 0002, ... without gaps: {numbers}")
+    return found
+
+
+def _time(value: datetime | None) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def _parse_time(value: str | None) -> datetime | None:
+    return None if value is None else datetime.fromisoformat(value)
+
+
+def _options(text: str) -> dict[str, OptionValue]:
+    loaded: dict[str, OptionValue] = json.loads(text)
+    return loaded
+
+
+_CHALLENGE_COLUMNS = (
+    "id, guild_id, channel_id, message_id, challenger_id, challenger_name, opponent_id, "
+    "opponent_name, game, options, challenger_seat, rated, time_control, status, created_at, "
+    "expires_at, closed_at, game_id"
+)
+
+_GAME_COLUMNS = (
+    "id, game, options, guild_id, channel_id, thread_id, challenge_id, player0_id, player1_id, "
+    "player0_name, player1_name, player0_ai, player1_ai, status, ply, to_move, winner, "
+    "result_reason, draw_offer_seat, draw_offer_ply, draw_offer_open, undo_seat, undo_ply, "
+    "undo_open, rated, time_control, tournament_id, created_at, updated_at, finished_at"
+)
+
+
+def _challenge(row: sqlite3.Row) -> ChallengeRecord:
+    created = _parse_time(row["created_at"])
+    expires = _parse_time(row["expires_at"])
+    assert created is not None and expires is not None
+    return ChallengeRecord(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        message_id=row["message_id"],
+        challenger_id=row["challenger_id"],
+        challenger_name=row["challenger_name"],
+        opponent_id=row["opponent_id"],
+        opponent_name=row["opponent_name"],
+        game=row["game"],
+        options=_options(row["options"]),
+        challenger_seat=row["challenger_seat"],
+        rated=bool(row["rated"]),
+        time_control=row["time_control"],
+        status=ChallengeStatus(row["status"]),
+        created_at=created,
+        expires_at=expires,
+        closed_at=_parse_time(row["closed_at"]),
+        game_id=row["game_id"],
+    )
+
+
+def _offer(seat: int | None, ply: int | None, is_open: int) -> Offer | None:
+    if seat is None or ply is None:
+        return None
+    return Offer(seat=seat, ply=ply, open=bool(is_open))
+
+
+def _game(row: sqlite3.Row) -> GameRecord:
+    created = _parse_time(row["created_at"])
+    assert created is not None
+    return GameRecord(
+        id=row["id"],
+        game=row["game"],
+        options=_options(row["options"]),
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        thread_id=row["thread_id"],
+        challenge_id=row["challenge_id"],
+        players=(row["player0_id"], row["player1_id"]),
+        names=(row["player0_name"], row["player1_name"]),
+        ai_levels=(row["player0_ai"], row["player1_ai"]),
+        status=GameStatus(row["status"]),
+        ply=row["ply"],
+        to_move=row["to_move"],
+        winner=row["winner"],
+        result_reason=row["result_reason"],
+        draw_offer=_offer(row["draw_offer_seat"], row["draw_offer_ply"], row["draw_offer_open"]),
+        undo_request=_offer(row["undo_seat"], row["undo_ply"], row["undo_open"]),
+        rated=bool(row["rated"]),
+        time_control=row["time_control"],
+        tournament_id=row["tournament_id"],
+        created_at=created,
+        updated_at=_parse_time(row["updated_at"]),
+        finished_at=_parse_time(row["finished_at"]),
+    )
+
+
+def _move(row: sqlite3.Row) -> MoveRecord:
+    played = _parse_time(row["played_at"])
+    assert played is not None
+    return MoveRecord(
+        game_id=row["game_id"],
+        ply=row["ply"],
+        seat=row["seat"],
+        user_id=row["user_id"],
+        notation=row["notation"],
+        played_at=played,
+    )
+
+
+def _offer_values(offer: Offer | None) -> tuple[int | None, int | None, int]:
+    if offer is None:
+        return None, None, 0
+    return offer.seat, offer.ply, int(offer.open)
+
+
+def _game_update_values(game: GameRecord) -> dict[str, Any]:
+    draw_seat, draw_ply, draw_open = _offer_values(game.draw_offer)
+    undo_seat, undo_ply, undo_open = _offer_values(game.undo_request)
+    return {
+        "id": game.id,
+        "thread_id": game.thread_id,
+        "player0_id": game.players[0],
+        "player1_id": game.players[1],
+        "player0_name": game.names[0],
+        "player1_name": game.names[1],
+        "status": game.status.value,
+        "ply": game.ply,
+        "to_move": game.to_move,
+        "winner": game.winner,
+        "result_reason": game.result_reason,
+        "draw_offer_seat": draw_seat,
+        "draw_offer_ply": draw_ply,
+        "draw_offer_open": draw_open,
+        "undo_seat": undo_seat,
+        "undo_ply": undo_ply,
+        "undo_open": undo_open,
+        "rated": int(game.rated),
+        "time_control": game.time_control,
+        "tournament_id": game.tournament_id,
+        "updated_at": _time(game.updated_at),
+        "finished_at": _time(game.finished_at),
+    }
+
+
+_UPDATE_GAME = "UPDATE games SET {} WHERE id = :id".format(
+    ", ".join(
+        f"{name} = :{name}"
+        for name in (
+            "thread_id", "player0_id", "player1_id", "player0_name", "player1_name", "status",
+            "ply", "to_move", "winner", "result_reason", "draw_offer_seat", "draw_offer_ply",
+            "draw_offer_open", "undo_seat", "undo_ply", "undo_open", "rated", "time_control",
+            "tournament_id", "updated_at", "finished_at",
+        )
+    )
+)  # fmt: skip
+
+
+class SqliteRepository:
+    """The repository on one aiosqlite connection, in WAL mode.
+
+    Every statement runs under one asyncio lock and writes that belong together run in
+    one `BEGIN IMMEDIATE` transaction, so concurrent coroutines never interleave their
+    statements or read each other's uncommitted writes.
+    """
+
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self._db = connection
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: Path | str, *, synchronous: str = "FULL") -> SqliteRepository:
+        """Open (creating if needed) the database at `path` and apply pending migrations.
+
+        `synchronous` is SQLite's durability setting: FULL survives power loss, NORMAL
+        only process crashes.
+        """
+        if str(path) != MEMORY:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        connection = await aiosqlite.connect(str(path), isolation_level=None)
+        connection.row_factory = sqlite3.Row
+        await connection.execute("PRAGMA journal_mode = WAL")
+        await connection.execute(f"PRAGMA synchronous = {synchronous}")
+        await connection.execute("PRAGMA foreign_keys = ON")
+        await connection.execute("PRAGMA busy_timeout = 5000")
+        repository = cls(connection)
+        try:
+            await repository.migrate()
+        except BaseException:
+            await connection.close()
+            raise
+        return repository
+
+    async def close(self) -> None:
+        """Close the connection."""
+        await self._db.close()
+
+    async def schema_version(self) -> int:
+        """The number of the last migration applied (`PRAGMA user_version`)."""
+        async with self._db.execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        assert row is not None
+        return int(row[0])
+
+    async def migrate(self) -> list[int]:
+        """Apply the migrations not applied yet, each in its own transaction; return them."""
+        applied = []
+        async with self._lock:
+            current = await self.schema_version()
+            for number, name, sql in migrations():
+                if number <= current:
+                    continue
+                log.info("applying database migration %s", name)
+                try:
+                    await self._db.executescript(
+                        f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;"
+                    )
+                except sqlite3.Error:
+                    if self._db.in_transaction:
+                        await self._db.rollback()
+                    raise
+                applied.append(number)
+        return applied
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                await self._db.rollback()
+                raise
+            await self._db.commit()
+
+    async def _one(self, sql: str, params: Iterable[Any] | Mapping[str, Any]) -> sqlite3.Row | None:
+        # Reads take the lock too: on a shared connection they would otherwise see the
+        # uncommitted writes of a transaction in progress.
+        async with self._lock, self._db.execute(sql, params) as cursor:
+            row: sqlite3.Row | None = await cursor.fetchone()
+            return row
+
+    async def _all(self, sql: str, params: Iterable[Any] | Mapping[str, Any]) -> list[sqlite3.Row]:
+        async with self._lock, self._db.execute(sql, params) as cursor:
+            return list(await cursor.fetchall())
+
+    # --- challenges ---
+
+    async def create_challenge(self, challenge: NewChallenge) -> ChallengeRecord:
+        """Store a new open challenge."""
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO challenges (guild_id, channel_id, challenger_id, challenger_name, "
+                "opponent_id, opponent_name, game, options, challenger_seat, rated, time_control, "
+                "created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    challenge.guild_id,
+                    challenge.channel_id,
+                    challenge.challenger_id,
+                    challenge.challenger_name,
+                    challenge.opponent_id,
+                    challenge.opponent_name,
+                    challenge.game,
+                    json.dumps(dict(challenge.options), sort_keys=True),
+                    challenge.challenger_seat,
+                    int(challenge.rated),
+                    challenge.time_control,
+                    _time(challenge.created_at),
+                    _time(challenge.expires_at),
+                ),
+            )
+            challenge_id = cursor.lastrowid
+        assert challenge_id is not None
+        values = {f.name: getattr(challenge, f.name) for f in fields(challenge)}
+        return ChallengeRecord(**values, id=challenge_id)
+
+    async def get_challenge(self, challenge_id: int) -> ChallengeRecord | None:
+        """The challenge with this id."""
+        row = await self._one(
+            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE id = ?", (challenge_id,)
+        )
+        return None if row is None else _challenge(row)
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        """Remember the message that shows the challenge."""
+        async with self._transaction() as db:
+            await db.execute(
+                "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
+            )
+
+    async def close_challenge(
+        self, challenge_id: int, status: ChallengeStatus, now: datetime
+    ) -> ChallengeRecord | None:
+        """Move an open challenge to `status`; None when it was no longer open."""
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE challenges SET status = ?, closed_at = ? WHERE id = ? AND status = 'open'",
+                (status.value, _time(now), challenge_id),
+            )
+            changed = cursor.rowcount
+        if changed != 1:
+            return None
+        return await self.get_challenge(challenge_id)
+
+    async def accept_challenge(
+        self, challenge_id: int, game: NewGame
+    ) -> tuple[ChallengeRecord, GameRecord] | None:
+        """Atomically mark an open challenge accepted and create its game."""
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE challenges SET status = 'accepted', closed_at = ? "
+                "WHERE id = ? AND status = 'open'",
+                (_time(game.created_at), challenge_id),
+            )
+            if cursor.rowcount != 1:
+                return None
+            game_id = await self._insert_game(db, game)
+            await db.execute(
+                "UPDATE challenges SET game_id = ? WHERE id = ?", (game_id, challenge_id)
+            )
+        challenge = await self.get_challenge(challenge_id)
+        record = await self.get_game(game_id)
+        assert challenge is not None and record is not None
+        return challenge, record
+
+    async def create_game(self, game: NewGame) -> GameRecord:
+        """Store a game that no challenge started (tournaments, computer games)."""
+        async with self._transaction() as db:
+            game_id = await self._insert_game(db, game)
+        record = await self.get_game(game_id)
+        assert record is not None
+        return record
+
+    async def _insert_game(self, db: aiosqlite.Connection, game: NewGame) -> int:
+        cursor = await db.execute(
+            "INSERT INTO games (game, options, guild_id, channel_id, challenge_id, player0_id, "
+            "player1_id, player0_name, player1_name, player0_ai, player1_ai, rated, "
+            "time_control, tournament_id, created_at, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                game.game,
+                json.dumps(dict(game.options), sort_keys=True),
+                game.guild_id,
+                game.channel_id,
+                game.challenge_id,
+                game.players[0],
+                game.players[1],
+                game.names[0],
+                game.names[1],
+                game.ai_levels[0],
+                game.ai_levels[1],
+                int(game.rated),
+                game.time_control,
+                game.tournament_id,
+                _time(game.created_at),
+                _time(game.created_at),
+            ),
+        )
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    async def open_challenges(
+        self, *, user_id: int | None = None, channel_id: int | None = None
+    ) -> list[ChallengeRecord]:
+        """Open challenges involving `user_id` and/or made in `channel_id`, newest first."""
+        conditions = ["status = 'open'"]
+        params: list[Any] = []
+        if user_id is not None:
+            conditions.append("(challenger_id = ? OR opponent_id = ?)")
+            params += [user_id, user_id]
+        if channel_id is not None:
+            conditions.append("channel_id = ?")
+            params.append(channel_id)
+        rows = await self._all(
+            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE {' AND '.join(conditions)} "
+            "ORDER BY id DESC",
+            params,
+        )
+        return [_challenge(row) for row in rows]
+
+    async def due_challenges(self, now: datetime) -> list[ChallengeRecord]:
+        """Open challenges whose expiry time has come."""
+        rows = await self._all(
+            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges "
+            "WHERE status = 'open' AND expires_at <= ? ORDER BY expires_at",
+            (_time(now),),
+        )
+        return [_challenge(row) for row in rows]
+
+    # --- games ---
+
+    async def get_game(self, game_id: int) -> GameRecord | None:
+        """The game with this id."""
+        row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return None if row is None else _game(row)
+
+    async def update_game(self, game: GameRecord) -> None:
+        """Store the game row's changeable fields (not its moves)."""
+        async with self._transaction() as db:
+            await db.execute(_UPDATE_GAME, _game_update_values(game))
+
+    async def record_move(
+        self, move: MoveRecord, game: GameRecord, snapshot: Snapshot | None = None
+    ) -> None:
+        """In one transaction, append `move` and store `game` (and a snapshot if given)."""
+        try:
+            async with self._transaction() as db:
+                await db.execute(
+                    "INSERT INTO moves (game_id, ply, seat, user_id, notation, played_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (
+                        move.game_id,
+                        move.ply,
+                        move.seat,
+                        move.user_id,
+                        move.notation,
+                        _time(move.played_at),
+                    ),
+                )
+                await db.execute(_UPDATE_GAME, _game_update_values(game))
+                if snapshot is not None:
+                    await db.execute(
+                        "UPDATE games SET snapshot = ?, snapshot_ply = ? WHERE id = ?",
+                        (snapshot.encoded, snapshot.ply, game.id),
+                    )
+        except sqlite3.IntegrityError as exc:
+            if "moves" in str(exc):
+                raise DuplicateMoveError(f"game {move.game_id} already has ply {move.ply}") from exc
+            raise
+
+    async def undo_moves(self, game: GameRecord, from_ply: int, now: datetime) -> None:
+        """In one transaction, mark moves from `from_ply` on undone and store `game`."""
+        async with self._transaction() as db:
+            await db.execute(
+                "UPDATE moves SET undone_at = ? "
+                "WHERE game_id = ? AND ply >= ? AND undone_at IS NULL",
+                (_time(now), game.id, from_ply),
+            )
+            await db.execute(_UPDATE_GAME, _game_update_values(game))
+            await db.execute(
+                "UPDATE games SET snapshot = NULL, snapshot_ply = NULL "
+                "WHERE id = ? AND snapshot_ply >= ?",
+                (game.id, from_ply),
+            )
+
+    async def list_moves(self, game_id: int, after_ply: int = 0) -> list[MoveRecord]:
+        """The game's live moves with ply > `after_ply`, in order."""
+        rows = await self._all(
+            "SELECT game_id, ply, seat, user_id, notation, played_at FROM moves "
+            "WHERE game_id = ? AND ply > ? AND undone_at IS NULL ORDER BY ply",
+            (game_id, after_ply),
+        )
+        return [_move(row) for row in rows]
+
+    async def get_snapshot(self, game_id: int) -> Snapshot | None:
+        """The game's stored snapshot."""
+        row = await self._one(
+            "SELECT snapshot, snapshot_ply FROM games WHERE id = ? AND snapshot IS NOT NULL",
+            (game_id,),
+        )
+        return None if row is None else Snapshot(ply=row["snapshot_ply"], encoded=row["snapshot"])
+
+    async def active_games(
+        self, *, user_id: int | None = None, location: int | None = None
+    ) -> list[GameRecord]:
+        """Active games of `user_id` and/or played or started in `location`, oldest first."""
+        conditions = ["status = 'active'"]
+        params: list[Any] = []
+        if user_id is not None:
+            conditions.append("(player0_id = ? OR player1_id = ?)")
+            params += [user_id, user_id]
+        if location is not None:
+            conditions.append("(thread_id = ? OR (thread_id IS NULL AND channel_id = ?))")
+            params += [location, location]
+        rows = await self._all(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE {' AND '.join(conditions)} ORDER BY id",
+            params,
+        )
+        return [_game(row) for row in rows]
+
+    # --- settings ---
+
+    async def get_guild_settings(self, guild_id: int) -> GuildSettings:
+        """A server's settings (defaults when none were saved)."""
+        row = await self._one(
+            "SELECT threads, challenge_expiry_s, default_time_control FROM guild_settings "
+            "WHERE guild_id = ?",
+            (guild_id,),
+        )
+        channels = await self._all(
+            "SELECT channel_id FROM guild_game_channels WHERE guild_id = ?", (guild_id,)
+        )
+        game_channels = frozenset(r["channel_id"] for r in channels)
+        if row is None:
+            return GuildSettings(guild_id=guild_id, game_channels=game_channels)
+        return GuildSettings(
+            guild_id=guild_id,
+            game_channels=game_channels,
+            threads=bool(row["threads"]),
+            challenge_expiry=timedelta(seconds=row["challenge_expiry_s"]),
+            default_time_control=row["default_time_control"],
+        )
+
+    async def save_guild_settings(self, settings: GuildSettings, now: datetime) -> None:
+        """Store a server's settings."""
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO guild_settings (guild_id, threads, challenge_expiry_s, "
+                "default_time_control, updated_at) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET threads = excluded.threads, "
+                "challenge_expiry_s = excluded.challenge_expiry_s, "
+                "default_time_control = excluded.default_time_control, "
+                "updated_at = excluded.updated_at",
+                (
+                    settings.guild_id,
+                    int(settings.threads),
+                    int(settings.challenge_expiry.total_seconds()),
+                    settings.default_time_control,
+                    _time(now),
+                ),
+            )
+            await db.execute(
+                "DELETE FROM guild_game_channels WHERE guild_id = ?", (settings.guild_id,)
+            )
+            await db.executemany(
+                "INSERT INTO guild_game_channels (guild_id, channel_id) VALUES (?, ?)",
+                [(settings.guild_id, channel) for channel in sorted(settings.game_channels)],
+            )
+
+    async def get_user_settings(self, user_id: int) -> UserSettings:
+        """A user's settings (defaults when none were saved)."""
+        row = await self._one("SELECT dm_on_turn FROM user_settings WHERE user_id = ?", (user_id,))
+        if row is None:
+            return UserSettings(user_id=user_id)
+        return UserSettings(user_id=user_id, dm_on_turn=bool(row["dm_on_turn"]))
+
+    async def save_user_settings(self, settings: UserSettings, now: datetime) -> None:
+        """Store a user's settings."""
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO user_settings (user_id, dm_on_turn, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET dm_on_turn = excluded.dm_on_turn, "
+                "updated_at = excluded.updated_at",
+                (settings.user_id, int(settings.dm_on_turn), _time(now)),
+            )
+
+
+__all__ = ["DEFAULT_CHALLENGE_EXPIRY", "MEMORY", "SqliteRepository", "migrations"]

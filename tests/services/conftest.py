@@ -1,0 +1,90 @@
+"""Fixtures for service tests: a temporary SQLite database, a manual clock, a recorder."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from bot.services.clock import ManualClock
+from bot.services.container import Services
+from bot.services.players import Player
+from bot.services.results import GameView, MoveResult
+from bot.storage.repository import ChallengeRecord
+from bot.storage.sqlite import SqliteRepository
+
+ALICE = Player(1, "alice")
+BOB = Player(2, "bob")
+CAROL = Player(3, "carol")
+ROBOT = Player(9, "robot", is_bot=True)
+GUILD = 500
+CHANNEL = 600
+
+
+@dataclass
+class RecordingNotifier:
+    """Keeps every announcement, to check what the services told the players."""
+
+    expired: list[ChallengeRecord] = field(default_factory=list)
+    moves: list[MoveResult] = field(default_factory=list)
+    finished: list[GameView] = field(default_factory=list)
+
+    async def challenge_expired(self, challenge: ChallengeRecord) -> None:
+        self.expired.append(challenge)
+
+    async def move_played(self, result: MoveResult) -> None:
+        self.moves.append(result)
+
+    async def game_finished(self, view: GameView) -> None:
+        self.finished.append(view)
+
+
+@dataclass
+class Env:
+    """Services over one database, with the clock and notifier they were given."""
+
+    path: Path
+    repo: SqliteRepository
+    clock: ManualClock
+    notifier: RecordingNotifier
+    services: Services
+
+    async def restart(self) -> Env:
+        """New services and a new connection over the same database file (a bot restart)."""
+        repo = await SqliteRepository.open(self.path)
+        notifier = RecordingNotifier()
+        services = Services.build(repo, self.clock, notifier, rng=random.Random(7))
+        return Env(self.path, repo, self.clock, notifier, services)
+
+    async def start(
+        self,
+        game: str = "groups",
+        options: dict[str, object] | None = None,
+        colour: str = "white",
+    ) -> GameView:
+        """Alice challenges Bob (playing `colour`), Bob accepts: the new game."""
+        challenge = await self.services.challenges.create(
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            challenger=ALICE,
+            opponent=BOB,
+            game=game,
+            options=options,
+            colour=colour,
+        )
+        accepted = await self.services.challenges.accept(challenge.id, BOB)
+        return accepted.view
+
+
+@pytest.fixture
+async def env(tmp_path: Path) -> AsyncIterator[Env]:
+    path = tmp_path / "tabula.sqlite3"
+    repo = await SqliteRepository.open(path)
+    clock = ManualClock()
+    notifier = RecordingNotifier()
+    services = Services.build(repo, clock, notifier, rng=random.Random(7))
+    yield Env(path, repo, clock, notifier, services)
+    await repo.close()

@@ -1,0 +1,62 @@
+"""Durations and time controls written as text."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from bot.services.durations import (
+    TimeControl,
+    format_duration,
+    parse_duration,
+    parse_time_control,
+)
+from bot.services.errors import InvalidInputError
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("30m", timedelta(minutes=30)),
+        ("12h", timedelta(hours=12)),
+        ("1d12h", timedelta(days=1, hours=12)),
+        (" 1D 12H ", timedelta(days=1, hours=12)),
+        ("2w", timedelta(days=14)),
+        ("90s", timedelta(seconds=90)),
+    ],
+)
+def test_parse_duration(text: str, expected: timedelta) -> None:
+    """Units w, d, h, m, s, combined, any case and spacing."""
+    assert parse_duration(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "3", "d", "3x", "1.5h", "-2h", "0m", "h3"])
+def test_bad_durations(text: str) -> None:
+    """Anything else is refused with a message showing the format."""
+    with pytest.raises(InvalidInputError):
+        parse_duration(text)
+
+
+@pytest.mark.parametrize("delta", [timedelta(minutes=1), timedelta(days=1, hours=12, seconds=5)])
+def test_format_round_trip(delta: timedelta) -> None:
+    """format_duration writes what parse_duration reads back."""
+    assert parse_duration(format_duration(delta)) == delta
+
+
+def test_time_controls() -> None:
+    """none, per move, and capped increment; the cap must not be below the bank."""
+    assert parse_time_control("none").is_none
+    assert parse_time_control("none").describe() == "no clock"
+    per_move = parse_time_control("3d")
+    assert per_move == TimeControl(per_move=timedelta(days=3))
+    assert str(per_move) == "3d" and per_move.describe() == "3d per move"
+    capped = parse_time_control("7d+1d max 10d")
+    assert capped == TimeControl(
+        initial=timedelta(days=7), increment=timedelta(days=1), cap=timedelta(days=10)
+    )
+    assert parse_time_control(str(capped)) == capped
+    with pytest.raises(InvalidInputError, match="cap must be at least"):
+        parse_time_control("7d+1d max 2d")
+    with pytest.raises(InvalidInputError):
+        parse_time_control("7d+1d")
