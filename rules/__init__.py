@@ -18,7 +18,7 @@ from rules.base import (
 from rules.registry import AnyGame, get_game, list_games, register
 
 # Importing a game module registers it.
-from rules import groups, hexade  # isort: skip
+from rules import groups, hexade, rekushu  # isort: skip
 
 __all__ = [
     "AnyGame",
@@ -38,4 +38,5 @@ __all__ = [
     "hexade",
     "list_games",
     "register",
+    "rekushu",
 ]

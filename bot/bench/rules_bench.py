@@ -13,6 +13,7 @@ from typing import Any
 
 from rules import GameState, get_game, list_games
 from rules.hexade import HexadeState
+from rules.rekushu import RekushuState
 
 Probe = tuple[str, Callable[[GameState[Any]], object]]
 """A named extra call timed on every measured position, e.g. ("win check", fn)."""
@@ -46,6 +47,14 @@ def _hexade_sixes(state: GameState[Any]) -> object:
     return state.sixes()
 
 
+def _rekushu_claim_search(state: GameState[Any]) -> object:
+    """The claims open after a placement in the centre: the per-move claim search."""
+    assert isinstance(state, RekushuState)
+    return state.claims_after(state.size // 2, state.size // 2)
+
+
+_REKUSHU_PROBES: tuple[Probe, ...] = (("claims_after", _rekushu_claim_search),)
+
 SCENARIOS: dict[str, list[Scenario]] = {
     "groups": [Scenario("standard"), Scenario("drop start", {"start": "drop"})],
     "hexade": [
@@ -54,6 +63,10 @@ SCENARIOS: dict[str, list[Scenario]] = {
             probes=(("full win check", _hexade_win_check), ("sixes()", _hexade_sixes)),
         ),
         Scenario("size 5", {"size": 5}),
+    ],
+    "rekushu": [
+        Scenario("20x20 whole games", probes=_REKUSHU_PROBES),
+        Scenario("20x20 after 400 plies", prefix_plies=400, probes=_REKUSHU_PROBES),
     ],
 }
 """Per-game scenarios; a game not listed is measured once with its default options."""
