@@ -224,7 +224,11 @@ class RekushuState(GameState[RekushuMove]):
         return {kind: _mirror(last.x, last.y, self.size, kind) for kind in MIRROR_TYPES}
 
     def forbidden_mirror_cell(self) -> tuple[int, int] | None:
-        """The empty intersection the player to move may not use because of the mirror rule."""
+        """The empty intersection the player to move may not use because of the mirror rule.
+
+        None when no mirror type is banned, when that mirror cell holds a stone anyway,
+        or when the game is over.
+        """
         kind = self.mirror_types[self.to_move]
         last = self.last_move
         if kind is None or last is None or self.result is not None:
@@ -264,7 +268,12 @@ class RekushuState(GameState[RekushuMove]):
         return [(p % n, p // n) for p in _indices(self._placement_mask())]
 
     def claims_after(self, x: int, y: int) -> list[Rectangle]:
-        """The rectangles the player to move could claim after a legal placement on (x, y)."""
+        """The rectangles the player to move could claim after placing on (x, y).
+
+        Empty when the placement itself is not legal.
+        """
+        if self.result is not None or not self._placement_mask() >> (y * self.size + x) & 1:
+            return []
         existing, completions = self._claim_candidates()
         claims = [rect for rect, _ in existing if not rect.contains(x, y)]
         return claims + completions.get(y * self.size + x, [])

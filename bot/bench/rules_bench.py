@@ -48,9 +48,10 @@ def _hexade_sixes(state: GameState[Any]) -> object:
 
 
 def _rekushu_claim_search(state: GameState[Any]) -> object:
-    """The claims open after a placement in the centre: the per-move claim search."""
+    """The claims open after one legal placement: the search a move's check needs."""
     assert isinstance(state, RekushuState)
-    return state.claims_after(state.size // 2, state.size // 2)
+    placements = state.legal_placements()
+    return placements and state.claims_after(*placements[len(placements) // 2])
 
 
 _REKUSHU_PROBES: tuple[Probe, ...] = (("claims_after", _rekushu_claim_search),)

@@ -215,6 +215,7 @@ def test_exact_legal_moves_with_claims() -> None:
     assert notations(state) == expected
     assert set(state.claims_after(3, 3)) == {Rectangle(1, 1, 3, 3), Rectangle(4, 5, 6, 7)}
     assert state.claims_after(5, 6) == []
+    assert state.claims_after(1, 1) == []  # b2 is occupied: no placement, no claims
 
 
 def test_only_the_movers_stones_make_claims() -> None:
@@ -310,6 +311,7 @@ def test_a_forbidden_cell_cannot_complete_a_rectangle() -> None:
     assert all(move.claim is None for move in state.legal_moves())
     with pytest.raises(IllegalMoveError, match="g6 mirrors White's last placement \\(b6\\)"):
         state.parse_move("g6 c3-g6")
+    assert state.claims_after(6, 5) == []
     assert small(black=["c3", "g3", "c6"]).claims_after(6, 5) == [Rectangle(2, 2, 6, 5)]
 
 
