@@ -18,9 +18,11 @@ EXTRA_OPTIONS: dict[str, list[dict[str, object]]] = {
 
 GAMES_PER_CONFIG = 4
 PLY_LIMIT = 600
-"""Random games are cut off here (games with a move cap must end by then)."""
+"""Random games are cut off here unless PLY_LIMITS says otherwise."""
 PLY_LIMITS: dict[str, int] = {"rekushu": 2000}
-"""Lower cut-offs for games whose long random games are slow to check at every ply."""
+"""Per-game cut-offs: higher to play long games to their end (Rekushu's 20×20 random
+games last about 700 plies), lower where checking every ply of a long game is slow.
+A game with a move cap must be over by its cap unless the cut-off came first."""
 MOVES_CHECKED_PER_STATE = 40
 """Round-trips are checked on a sample of each state's legal moves."""
 
