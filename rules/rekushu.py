@@ -137,6 +137,15 @@ def _indices(bits: int) -> list[int]:
     return [i for i, digit in enumerate(reversed(bin(bits))) if digit == "1"]
 
 
+def _seat_at(index: int, black: int, white: int) -> int | None:
+    """0 when bit `index` is set in `black`, 1 when in `white`, else None."""
+    if black >> index & 1:
+        return 0
+    if white >> index & 1:
+        return 1
+    return None
+
+
 def _mirror(x: int, y: int, n: int, kind: str) -> tuple[int, int]:
     """The mirror of (x, y) of type `kind` on a board with `n` intersections per side."""
     if kind == "h":
@@ -191,21 +200,11 @@ class RekushuState(GameState[RekushuMove]):
 
     def stone_at(self, x: int, y: int) -> int | None:
         """The seat whose stone is on intersection (x, y), or None when it is empty."""
-        bit = 1 << (y * self.size + x)
-        if self.black & bit:
-            return 0
-        if self.white & bit:
-            return 1
-        return None
+        return _seat_at(y * self.size + x, self.black, self.white)
 
     def tile_owner(self, x: int, y: int) -> int | None:
         """The seat that claimed tile (x, y) (lower-left corner at (x, y)), or None."""
-        bit = 1 << (y * self.size + x)
-        if self.black_tiles & bit:
-            return 0
-        if self.white_tiles & bit:
-            return 1
-        return None
+        return _seat_at(y * self.size + x, self.black_tiles, self.white_tiles)
 
     @property
     def tile_counts(self) -> tuple[int, int]:
