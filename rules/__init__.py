@@ -18,7 +18,7 @@ from rules.base import (
 from rules.registry import AnyGame, get_game, list_games, register
 
 # Importing a game module registers it.
-from rules import groups, hexade, rekushu  # isort: skip
+from rules import diffusion, groups, hexade, rekushu  # isort: skip
 
 __all__ = [
     "AnyGame",
@@ -33,6 +33,7 @@ __all__ = [
     "OptionValue",
     "Outcome",
     "UnknownGameError",
+    "diffusion",
     "get_game",
     "groups",
     "hexade",

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules import GameState, get_game, list_games
+from rules.diffusion import DiffusionState, group_sizes
 from rules.hexade import HexadeState
 from rules.rekushu import RekushuState
 
@@ -33,6 +34,15 @@ class Scenario:
     """Moves measured per game after the prefix; None plays each game to its end."""
     probes: tuple[Probe, ...] = ()
     """Extra calls timed on every measured position; their medians are reported."""
+
+
+def _diffusion_group_sizes(state: GameState[Any]) -> object:
+    """Recount every group of a Diffusion Chess board, as each turn start does."""
+    assert isinstance(state, DiffusionState)
+    return group_sizes(state.board)
+
+
+_DIFFUSION_PROBES: tuple[Probe, ...] = (("turn-start group sizes", _diffusion_group_sizes),)
 
 
 def _hexade_win_check(state: GameState[Any]) -> object:
@@ -58,6 +68,16 @@ _REKUSHU_PROBES: tuple[Probe, ...] = (("claims_after", _rekushu_claim_search),)
 
 SCENARIOS: dict[str, list[Scenario]] = {
     "groups": [Scenario("standard"), Scenario("drop start", {"start": "drop"})],
+    "diffusion": [
+        Scenario("opening position", measured_plies=1, probes=_DIFFUSION_PROBES),
+        Scenario(
+            "mid-game, after 80 random moves",
+            prefix_plies=80,
+            measured_plies=10,
+            probes=_DIFFUSION_PROBES,
+        ),
+        Scenario("whole random games"),
+    ],
     "hexade": [
         Scenario(
             "size 10",
