@@ -1,1 +1,102 @@
-"""Board images: each game state drawn as a Pillow image."""
+"""Board images: each game state drawn as a Pillow image.
+
+`render(state, view)` dispatches on `state.game.name` to that game's renderer (one
+module per game in `renderers/games/`, built on one module per board geometry:
+`square`, `intersections`, `hexagons`). All options are keyword-free values of
+`BoardView`; colours come from a `Theme`, overridable key by key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from PIL import Image
+
+from renderers.base import UnknownRendererError, rendered_games, renderer_for
+from renderers.output import REPLAY_FORMAT, encode_png, encode_replay
+from renderers.sprites import Point
+from renderers.theme import DEFAULT_THEME, LIGHT_THEME, Theme
+from renderers.view import BoardView, Hint
+from rules import GameState
+
+# Importing the game modules registers their renderers.
+from renderers import games  # isort: skip
+
+_PLAIN = BoardView()
+
+FINAL_FRAME_MS = 3000
+"""How long a replay holds its last position before it starts again."""
+
+
+def render(state: GameState[Any], view: BoardView | None = None) -> Image.Image:
+    """The picture of `state` as an RGB image.
+
+    Raises `UnknownRendererError` for a game without a renderer and `rules.GameError`
+    when `view.hint.origin` is not a cell of the board.
+    """
+    return renderer_for(state).draw(state, view or _PLAIN)
+
+
+def render_png(state: GameState[Any], view: BoardView | None = None) -> bytes:
+    """The picture of `state` as PNG bytes (a palette PNG, typically 20–60 KB)."""
+    view = view or _PLAIN
+    return encode_png(render(state, view), view.theme or DEFAULT_THEME)
+
+
+def render_replay(
+    states: Sequence[GameState[Any]], view: BoardView | None = None, *, frame_ms: int = 700
+) -> bytes:
+    """An animated GIF showing `states` in order, `frame_ms` each; the last one is held longer.
+
+    All states must come from one game with the same options. `view.status` applies to
+    the final frame only, and hints are not drawn.
+    """
+    if not states:
+        raise ValueError("a replay needs at least one position")
+    if frame_ms <= 0:
+        raise ValueError("frame_ms must be positive")
+    view = view or _PLAIN
+    first = states[0]
+    for state in states:
+        if state.game.name != first.game.name or dict(state.options) != dict(first.options):
+            raise ValueError(
+                "all positions of a replay must come from one game with one set of options"
+            )
+    moving = BoardView(players=view.players, clocks=view.clocks, theme=view.theme)
+    final = BoardView(
+        players=view.players, status=view.status, clocks=view.clocks, theme=view.theme
+    )
+    last = len(states) - 1
+    images = (
+        render(state, final if index == last else moving) for index, state in enumerate(states)
+    )
+    durations = [frame_ms] * last + [max(frame_ms, FINAL_FRAME_MS)]
+    return encode_replay(images, view.theme or DEFAULT_THEME, durations)
+
+
+def replay_format() -> str:
+    """The file extension of `render_replay`'s output: `gif`."""
+    return REPLAY_FORMAT
+
+
+def locate(state: GameState[Any], cell: str) -> Point:
+    """The pixel centre of the cell named `cell` (in the game's notation) in `render(state)`."""
+    return renderer_for(state).locate(state, cell)
+
+
+__all__ = [
+    "DEFAULT_THEME",
+    "LIGHT_THEME",
+    "BoardView",
+    "Hint",
+    "Theme",
+    "UnknownRendererError",
+    "games",
+    "locate",
+    "render",
+    "render_png",
+    "render_replay",
+    "rendered_games",
+    "replay_format",
+]

@@ -1,0 +1,145 @@
+"""What every game's renderer shares: board layouts, the drawing sequence, the registry."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import Any, ClassVar, Generic, TypeVar
+
+from PIL import Image
+
+from renderers import sprites
+from renderers.page import Caption, blank_page, draw_footer, draw_header
+from renderers.sprites import Point
+from renderers.theme import DEFAULT_THEME, Theme
+from renderers.view import BoardView
+from rules import GameState
+
+Coord = tuple[int, int]
+"""A cell or point in a game's own coordinates: (col, row) on square boards, (q, r) on hexes."""
+
+
+class UnknownRendererError(LookupError):
+    """The game has no renderer (yet)."""
+
+
+class BoardLayout(ABC):
+    """Where the cells of one board sit on the page; subclasses are frozen dataclasses."""
+
+    height: int
+    """The height of the board block (board and coordinates) on the page."""
+
+    @property
+    @abstractmethod
+    def pitch(self) -> int:
+        """The distance between neighbouring cell centres, which sizes stones and marks."""
+
+    @abstractmethod
+    def centre(self, coord: Coord) -> Point:
+        """The pixel centre of a cell or point."""
+
+    @abstractmethod
+    def draw_static(self, image: Image.Image, theme: Theme) -> None:
+        """Draw the parts that never change: the board, its lines and coordinates."""
+
+    def background(self, theme: Theme) -> Image.Image:
+        """A fresh copy of the page with the static board drawn (cached per theme)."""
+        return _static_page(self, theme).copy()
+
+
+@lru_cache(maxsize=64)
+def _static_page(layout: BoardLayout, theme: Theme) -> Image.Image:
+    image = blank_page(theme, layout.height)
+    layout.draw_static(image, theme)
+    return image
+
+
+StateT = TypeVar("StateT", bound=GameState[Any])
+
+
+class GameRenderer(ABC, Generic[StateT]):
+    """Draws the states of one game: the template is `draw`, each game fills in the hooks."""
+
+    game_name: ClassVar[str]
+    """The `rules` name of the game drawn."""
+
+    @abstractmethod
+    def narrow(self, state: GameState[Any]) -> StateT:
+        """Return `state` as this game's state type, or raise `UnknownRendererError`."""
+
+    @abstractmethod
+    def layout(self, state: StateT) -> BoardLayout:
+        """The board layout for this state's options."""
+
+    @abstractmethod
+    def paint(
+        self, image: Image.Image, state: StateT, layout: BoardLayout, theme: Theme
+    ) -> Caption:
+        """Draw the position (stones, last move, game-specific marks); return the caption."""
+
+    @abstractmethod
+    def parse_cell(self, state: StateT, text: str) -> Coord:
+        """The coordinates of a cell named in the game's notation (raises `GameError`)."""
+
+    @abstractmethod
+    def hint_targets(self, state: StateT, origin: Coord | None) -> Iterable[Coord]:
+        """The legal destinations of the stone on `origin`, or every legal target cell."""
+
+    def draw(self, state: GameState[Any], view: BoardView) -> Image.Image:
+        """The whole picture of `state`."""
+        theme = view.theme or DEFAULT_THEME
+        own = self.narrow(state)
+        layout = self.layout(own)
+        image = layout.background(theme)
+        caption = self.paint(image, own, layout, theme)
+        if view.hint is not None:
+            self._paint_hint(image, own, layout, theme, view.hint.origin)
+        draw_header(image, own, view, caption, theme)
+        draw_footer(image, own, view, caption, theme)
+        return image
+
+    def locate(self, state: GameState[Any], cell: str) -> Point:
+        """The pixel centre of the cell named `cell` in the picture of `state`."""
+        own = self.narrow(state)
+        return self.layout(own).centre(self.parse_cell(own, cell))
+
+    def _paint_hint(
+        self,
+        image: Image.Image,
+        state: StateT,
+        layout: BoardLayout,
+        theme: Theme,
+        origin_text: str | None,
+    ) -> None:
+        origin = None if origin_text is None else self.parse_cell(state, origin_text)
+        pitch = layout.pitch
+        if origin is not None:
+            mark = sprites.square(theme.rgb("hint"), round(pitch * 0.92), max(2.5, pitch * 0.08))
+            sprites.paste_centred(image, mark, layout.centre(origin))
+        dot = sprites.dot(theme.rgb("hint"), theme.rgb("white"), max(10, round(pitch * 0.34)))
+        for target in set(self.hint_targets(state, origin)):
+            sprites.paste_centred(image, dot, layout.centre(target))
+
+
+_RENDERERS: dict[str, GameRenderer[Any]] = {}
+
+
+def register(renderer: GameRenderer[Any]) -> GameRenderer[Any]:
+    """Make `renderer` the one used for its game; return it."""
+    _RENDERERS[renderer.game_name] = renderer
+    return renderer
+
+
+def renderer_for(state: GameState[Any]) -> GameRenderer[Any]:
+    """The renderer of `state`'s game, or raise `UnknownRendererError`."""
+    name = state.game.name
+    renderer = _RENDERERS.get(name)
+    if renderer is None:
+        raise UnknownRendererError(f"there is no board picture for {state.game.title} yet")
+    return renderer
+
+
+def rendered_games() -> list[str]:
+    """The names of the games that have a renderer, sorted."""
+    return sorted(_RENDERERS)

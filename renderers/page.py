@@ -1,0 +1,211 @@
+"""The page around every board: its size, the header with the players, the footer with the status.
+
+A page is `WIDTH` pixels wide. The header holds one row per seat: a marker for the
+player to move (or a star for the winner), a stone of the player's colour, the name,
+the colour name, the clock, and game-specific facts on the right ("prisoners 6").
+Below the header sits the board block, then the footer: the status line ("Black to
+move", the result and its reason) and a line naming the game, the move number and the
+last move.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from renderers import sprites
+from renderers.fonts import fit, font, printable
+from renderers.theme import Theme
+from renderers.view import BoardView
+from rules import GameState
+
+WIDTH = 840
+"""Every picture has this width, so that Discord shows them all at the same scale."""
+MAX_HEIGHT = 1024
+"""No picture is taller than this."""
+PAD = 14
+"""The frame's outer padding."""
+ROW_HEIGHT = 46
+"""The height of one player's row in the header."""
+GAP = 10
+"""The space between header, board block and footer."""
+FOOTER_HEIGHT = 66
+"""The status line and the move line."""
+BOARD_TOP = PAD + 2 * ROW_HEIGHT + GAP
+"""The top of the board block."""
+BOARD_MAX_WIDTH = WIDTH - 2 * PAD
+"""The widest a board block may be."""
+BOARD_MAX_HEIGHT = MAX_HEIGHT - BOARD_TOP - GAP - FOOTER_HEIGHT - PAD
+"""The tallest a board block may be."""
+
+NAME_SIZE = 26
+FACT_SIZE = 22
+SMALL_SIZE = 20
+STATUS_SIZE = 24
+
+
+def page_height(board_height: int) -> int:
+    """The height of a page whose board block is `board_height` pixels tall."""
+    return BOARD_TOP + board_height + GAP + FOOTER_HEIGHT + PAD
+
+
+def blank_page(theme: Theme, board_height: int) -> Image.Image:
+    """An empty page in the frame colour."""
+    return Image.new("RGB", (WIDTH, page_height(board_height)), theme.rgb("background"))
+
+
+@dataclass(frozen=True)
+class Caption:
+    """The game-specific words around the board."""
+
+    facts: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    """Short facts about each seat, shown at the right of its header row ("prisoners 6")."""
+    turn: str | None = None
+    """The status line while the game goes on; None: "Black to move"."""
+    details: tuple[str, ...] = ()
+    """Extra items of the move line, after the game's title ("19×19", "turn 7 of 32")."""
+    highlight: tuple[bool, bool] = (False, False)
+    """Per seat: draw its facts in the highlight colour (a six on the board, a decisive lead)."""
+
+
+def seat_name(state: GameState[Any], view: BoardView, seat: int) -> str:
+    """The player's display name, or the colour name when there are no names."""
+    colour = state.game.colours[seat]
+    if view.players is None:
+        return colour
+    return printable(view.players[seat], bold=True) or colour
+
+
+def status_line(state: GameState[Any], view: BoardView, caption: Caption) -> str:
+    """The line saying whose turn it is, or how the game ended."""
+    if view.status:
+        return view.status
+    outcome = state.outcome()
+    if outcome is None:
+        if caption.turn is not None:
+            return caption.turn
+        return f"{_who(state, view, state.to_move)} to move"
+    if outcome.winner is None:
+        return f"Draw: {outcome.reason}"
+    return f"{_who(state, view, outcome.winner)} won: {outcome.reason}"
+
+
+def _who(state: GameState[Any], view: BoardView, seat: int) -> str:
+    colour = state.game.colours[seat]
+    name = seat_name(state, view, seat)
+    return colour if name == colour else f"{name} ({colour})"
+
+
+def move_line(state: GameState[Any], caption: Caption) -> str:
+    """The game's title, the number of moves played and the last move."""
+    parts = [state.game.title, *caption.details]
+    if state.ply == 0:
+        parts.append("start of the game")
+    else:
+        last = state.last_move
+        played = f"move {state.ply}"
+        if last is not None:
+            played += f": {state.format_move(last)}"
+        parts.append(played)
+    return "  ·  ".join(parts)
+
+
+def draw_header(
+    image: Image.Image,
+    state: GameState[Any],
+    view: BoardView,
+    caption: Caption,
+    theme: Theme,
+) -> None:
+    """Draw one row per seat: marker, stone, name, colour, clock and facts."""
+    draw = ImageDraw.Draw(image)
+    outcome = state.outcome()
+    over = outcome is not None or bool(view.status)
+    for seat in (0, 1):
+        top = PAD + seat * ROW_HEIGHT
+        middle = top + ROW_HEIGHT / 2
+        if not over and seat == state.to_move:
+            draw.rounded_rectangle(
+                (PAD, top + 2, WIDTH - PAD - 1, top + ROW_HEIGHT - 3),
+                radius=10,
+                fill=theme.rgb("panel"),
+            )
+            sprites.paste_centred(image, sprites.arrow(theme.rgb("text"), 16), (PAD + 16, middle))
+        elif outcome is not None and outcome.winner == seat:
+            sprites.paste_centred(
+                image,
+                sprites.star(theme.rgb("highlight"), theme.rgb("background"), 24),
+                (PAD + 16, middle),
+            )
+        colour = state.game.colours[seat]
+        sprites.paste_centred(image, sprites.stone(theme, colour.lower(), 28), (PAD + 46, middle))
+        _draw_seat_text(draw, state, view, caption, theme, seat=seat, middle=middle)
+
+
+def _draw_seat_text(
+    draw: ImageDraw.ImageDraw,
+    state: GameState[Any],
+    view: BoardView,
+    caption: Caption,
+    theme: Theme,
+    *,
+    seat: int,
+    middle: float,
+) -> None:
+    right = WIDTH - PAD - 14
+    facts = "   ".join(caption.facts[seat])
+    fact_face = font(FACT_SIZE)
+    fact_colour = theme.rgb("highlight" if caption.highlight[seat] else "text")
+    if facts:
+        draw.text((right, middle), facts, font=fact_face, fill=fact_colour, anchor="rm")
+        right -= round(fact_face.getlength(facts)) + 24
+    x = PAD + 68
+    colour = state.game.colours[seat]
+    name = seat_name(state, view, seat)
+    extras = [] if name == colour else [colour]
+    clock = view.clocks[seat]
+    if clock:
+        extras.append(printable(clock))
+    small = font(SMALL_SIZE)
+    extra_text = "   ".join(extras)
+    extra_width = small.getlength(extra_text) + 12 if extras else 0
+    name_face = font(NAME_SIZE, bold=True)
+    name = fit(name, name_face, max(40.0, right - x - extra_width))
+    draw.text((x, middle), name, font=name_face, fill=theme.rgb("text"), anchor="lm")
+    if extras:
+        x += round(name_face.getlength(name)) + 12
+        draw.text(
+            (x, middle + 1),
+            fit(extra_text, small, max(0.0, right - x)),
+            font=small,
+            fill=theme.rgb("muted"),
+            anchor="lm",
+        )
+
+
+def draw_footer(
+    image: Image.Image,
+    state: GameState[Any],
+    view: BoardView,
+    caption: Caption,
+    theme: Theme,
+) -> None:
+    """Draw the status line and the move line under the board."""
+    draw = ImageDraw.Draw(image)
+    top = image.height - PAD - FOOTER_HEIGHT
+    width = WIDTH - 2 * PAD - 8
+    status = printable(status_line(state, view, caption), bold=True)
+    status_face = font(STATUS_SIZE, bold=True)
+    if status_face.getlength(status) > width:
+        status_face = font(SMALL_SIZE, bold=True)
+    status = fit(status, status_face, width)
+    draw.text((PAD + 4, top + 4), status, font=status_face, fill=theme.rgb("text"))
+    small = font(SMALL_SIZE)
+    draw.text(
+        (PAD + 4, top + 40),
+        fit(move_line(state, caption), small, width),
+        font=small,
+        fill=theme.rgb("muted"),
+    )

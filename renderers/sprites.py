@@ -1,0 +1,292 @@
+"""Stones and marks drawn once, anti-aliased, and cached: each frame only pastes them.
+
+Every sprite is an RGBA image of even size whose centre is the point it marks, so
+`paste_centred` puts it exactly on a grid point. Marks differ in shape, not only in
+colour: the last move is a ring, a captured stone a cross, a hint a dot, a hinted
+stone a square, a stone that already moved a triangle, a king a crown and a forbidden
+cell a struck-through circle.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from renderers.fonts import font
+from renderers.theme import RGB, Theme, blend
+
+SUPERSAMPLE = 4
+"""Sprites are drawn this many times larger and reduced, which smooths their edges."""
+
+Point = tuple[float, float]
+
+
+def _even(value: float) -> int:
+    return max(2, math.ceil(value / 2) * 2)
+
+
+def _alpha(colour: RGB, alpha: int = 255) -> tuple[int, int, int, int]:
+    return (*colour, alpha)
+
+
+class _Pen:
+    """Draws on a supersampled transparent canvas in sprite coordinates (centre = 0, 0)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.image = Image.new("RGBA", (size * SUPERSAMPLE, size * SUPERSAMPLE), (0, 0, 0, 0))
+        self.draw = ImageDraw.Draw(self.image)
+
+    def _xy(self, x: float, y: float) -> Point:
+        half = self.size / 2
+        return (x + half) * SUPERSAMPLE, (y + half) * SUPERSAMPLE
+
+    def circle(
+        self,
+        radius: float,
+        fill: tuple[int, int, int, int] | None = None,
+        outline: tuple[int, int, int, int] | None = None,
+        width: float = 0,
+        centre: Point = (0, 0),
+    ) -> None:
+        x0, y0 = self._xy(centre[0] - radius, centre[1] - radius)
+        x1, y1 = self._xy(centre[0] + radius, centre[1] + radius)
+        self.draw.ellipse(
+            (x0, y0, x1, y1), fill=fill, outline=outline, width=round(width * SUPERSAMPLE)
+        )
+
+    def polygon(
+        self,
+        points: Sequence[Point],
+        fill: tuple[int, int, int, int] | None = None,
+        outline: tuple[int, int, int, int] | None = None,
+        width: float = 0,
+    ) -> None:
+        self.draw.polygon(
+            [self._xy(x, y) for x, y in points],
+            fill=fill,
+            outline=outline,
+            width=round(width * SUPERSAMPLE),
+        )
+
+    def line(self, points: Sequence[Point], fill: tuple[int, int, int, int], width: float) -> None:
+        self.draw.line(
+            [self._xy(x, y) for x, y in points],
+            fill=fill,
+            width=round(width * SUPERSAMPLE),
+            joint="curve",
+        )
+
+    def finish(self) -> Image.Image:
+        return self.image.resize((self.size, self.size), Image.Resampling.BOX)
+
+
+def paste_centred(image: Image.Image, sprite: Image.Image, centre: Point) -> None:
+    """Paste `sprite` on `image` with its centre on the point `centre`."""
+    width, height = sprite.size
+    image.paste(sprite, (round(centre[0] - width / 2), round(centre[1] - height / 2)), sprite)
+
+
+def stone_colours(theme: Theme, colour: str) -> tuple[RGB, RGB, RGB]:
+    """Fill, outline and text colour of a `black` or `white` stone."""
+    if colour == "black":
+        return theme.rgb("black"), theme.rgb("black_edge"), theme.rgb("black_text")
+    return theme.rgb("white"), theme.rgb("white_edge"), theme.rgb("white_text")
+
+
+@lru_cache(maxsize=256)
+def stone(theme: Theme, colour: str, diameter: int, *, alpha: int = 255) -> Image.Image:
+    """A `black` or `white` stone with a clear outline (and a light rim around black ones).
+
+    A soft light from the upper left makes stones look round rather than flat.
+    """
+    radius = diameter / 2
+    pen = _Pen(_even(diameter + 4))
+    fill, edge, _ = stone_colours(theme, colour)
+    edge_width = max(1.4, diameter * 0.055)
+    if colour == "black":
+        pen.circle(radius + 1.2, fill=_alpha(theme.rgb("black_rim"), 170 * alpha // 255))
+        lit, shade = blend(fill, (255, 255, 255), 0.16), fill
+    else:
+        lit, shade = blend(fill, (255, 255, 255), 0.6), blend(fill, (0, 0, 0), 0.1)
+    pen.circle(radius, fill=_alpha(edge, alpha))
+    inner = radius - edge_width
+    steps = max(8, round(inner))
+    for step in range(steps):
+        # Concentric discs shrinking towards the light: a cheap radial gradient.
+        t = step / steps
+        pen.circle(
+            inner * (1 - t * 0.8),
+            fill=_alpha(blend(shade, lit, t**1.5), alpha),
+            centre=(-inner * 0.35 * t, -inner * 0.35 * t),
+        )
+    return pen.finish()
+
+
+@lru_cache(maxsize=1024)
+def labelled_stone(
+    theme: Theme, colour: str, diameter: int, text: str, *, alpha: int = 255
+) -> Image.Image:
+    """A stone with `text` (a group size) printed in its middle."""
+    sprite = stone(theme, colour, diameter, alpha=alpha).copy()
+    _, _, ink = stone_colours(theme, colour)
+    size = round(diameter * (0.5 if len(text) < 2 else 0.44))
+    face = font(size, bold=True)
+    half = sprite.width / 2
+    ImageDraw.Draw(sprite).text(
+        (half, half + diameter * 0.03), text, font=face, fill=_alpha(ink, alpha), anchor="mm"
+    )
+    return sprite
+
+
+@lru_cache(maxsize=256)
+def ring(colour: RGB, diameter: int, width: float) -> Image.Image:
+    """A ring: the mark of the last move."""
+    pen = _Pen(_even(diameter + 2))
+    pen.circle(diameter / 2, outline=_alpha(colour), width=width)
+    return pen.finish()
+
+
+@lru_cache(maxsize=256)
+def dot(colour: RGB, edge: RGB, diameter: int) -> Image.Image:
+    """A filled dot with a thin contrasting edge: a legal destination."""
+    pen = _Pen(_even(diameter + 2))
+    pen.circle(diameter / 2, fill=_alpha(edge))
+    pen.circle(diameter / 2 - max(1.2, diameter * 0.12), fill=_alpha(colour))
+    return pen.finish()
+
+
+@lru_cache(maxsize=256)
+def cross(colour: RGB, edge: RGB, size: int, width: float) -> Image.Image:
+    """A diagonal cross with a contrasting edge: a stone captured by the last move."""
+    pen = _Pen(_even(size + width + 4))
+    arm = size / 2
+    for sign in (1, -1):
+        points = [(-arm, -arm * sign), (arm, arm * sign)]
+        pen.line(points, _alpha(edge), width + 2.4)
+    for sign in (1, -1):
+        pen.line([(-arm, -arm * sign), (arm, arm * sign)], _alpha(colour), width)
+    return pen.finish()
+
+
+@lru_cache(maxsize=256)
+def square(colour: RGB, size: int, width: float) -> Image.Image:
+    """A square outline: the stone a hint is about."""
+    pen = _Pen(_even(size + width + 2))
+    half = size / 2 - width / 2
+    corners = [(-half, -half), (half, -half), (half, half), (-half, half), (-half, -half)]
+    pen.line(corners, _alpha(colour), width)
+    return pen.finish()
+
+
+@lru_cache(maxsize=256)
+def triangle(colour: RGB, edge: RGB, size: int) -> Image.Image:
+    """A small filled triangle pointing down: a stone that already moved this turn."""
+    pen = _Pen(_even(size + 4))
+    half = size / 2
+    points = [(-half, -half * 0.8), (half, -half * 0.8), (0, half * 0.95)]
+    pen.polygon(points, fill=_alpha(colour), outline=_alpha(edge), width=max(1.0, size * 0.1))
+    return pen.finish()
+
+
+@lru_cache(maxsize=256)
+def crown(colour: RGB, edge: RGB, width: int) -> Image.Image:
+    """A three-pointed crown: a king."""
+    pen = _Pen(_even(width + 4))
+    w, h = width / 2, width * 0.36
+    points = [
+        (-w, h),
+        (-w, -h),
+        (-w * 0.5, 0.0),
+        (0.0, -h * 1.25),
+        (w * 0.5, 0.0),
+        (w, -h),
+        (w, h),
+    ]
+    pen.polygon(points, fill=_alpha(colour), outline=_alpha(edge), width=max(1.0, width * 0.08))
+    return pen.finish()
+
+
+@lru_cache(maxsize=256)
+def no_entry(colour: RGB, edge: RGB, diameter: int) -> Image.Image:
+    """A struck-through circle: a cell the player to move may not use."""
+    pen = _Pen(_even(diameter + 6))
+    radius = diameter / 2
+    width = max(2.0, diameter * 0.13)
+    pen.circle(radius + 1.2, outline=_alpha(edge), width=width + 2.4)
+    pen.circle(radius, outline=_alpha(colour), width=width)
+    slant = radius * 0.68
+    pen.line([(-slant, slant), (slant, -slant)], _alpha(edge), width + 2.4)
+    pen.line([(-slant, slant), (slant, -slant)], _alpha(colour), width)
+    return pen.finish()
+
+
+@lru_cache(maxsize=64)
+def star(colour: RGB, edge: RGB, diameter: int) -> Image.Image:
+    """A five-pointed star: the winner."""
+    pen = _Pen(_even(diameter + 4))
+    outer, inner = diameter / 2, diameter * 0.2
+    points = [
+        (
+            (outer if k % 2 == 0 else inner) * math.sin(k * math.pi / 5),
+            -(outer if k % 2 == 0 else inner) * math.cos(k * math.pi / 5),
+        )
+        for k in range(10)
+    ]
+    pen.polygon(points, fill=_alpha(colour), outline=_alpha(edge), width=1.2)
+    return pen.finish()
+
+
+@lru_cache(maxsize=64)
+def arrow(colour: RGB, size: int) -> Image.Image:
+    """A right-pointing triangle: the player to move."""
+    pen = _Pen(_even(size + 2))
+    half = size / 2
+    pen.polygon([(-half * 0.6, -half), (half * 0.9, 0.0), (-half * 0.6, half)], fill=_alpha(colour))
+    return pen.finish()
+
+
+def draw_path(
+    image: Image.Image,
+    points: Sequence[Point],
+    colour: RGB,
+    width: float,
+    *,
+    edge: RGB | None = None,
+    dots: Sequence[tuple[Point, float]] = (),
+) -> None:
+    """Draw a smooth polyline (with an optional darker edge) and round dots onto `image`.
+
+    Only the bounding box of the path is drawn supersampled, as one grey mask per ink.
+    """
+    spots = [*points, *(centre for centre, _ in dots)]
+    if not spots:
+        return
+    reach = width / 2 + 3 + max((radius for _, radius in dots), default=0.0)
+    left = max(0, math.floor(min(x for x, _ in spots) - reach))
+    top = max(0, math.floor(min(y for _, y in spots) - reach))
+    right = min(image.width, math.ceil(max(x for x, _ in spots) + reach))
+    bottom = min(image.height, math.ceil(max(y for _, y in spots) + reach))
+    if right <= left or bottom <= top:
+        return
+    scale = 3
+    scaled = [((x - left) * scale, (y - top) * scale) for x, y in points]
+    layers = [(edge, 3.0), (colour, 0.0)] if edge is not None else [(colour, 0.0)]
+    for ink, extra in layers:
+        assert ink is not None
+        mask = Image.new("L", ((right - left) * scale, (bottom - top) * scale))
+        draw = ImageDraw.Draw(mask)
+        thickness = (width + extra) * scale
+        if len(scaled) > 1:
+            draw.line(scaled, fill=255, width=round(thickness), joint="curve")
+        ends = [(p, thickness / 2) for p in scaled]
+        ends += [
+            (((x - left) * scale, (y - top) * scale), (radius + extra / 2) * scale)
+            for (x, y), radius in dots
+        ]
+        for (x, y), r in ends:
+            draw.ellipse((x - r, y - r, x + r, y + r), fill=255)
+        image.paste(ink, (left, top, right, bottom), mask.reduce(scale))

@@ -1,0 +1,172 @@
+"""Boards of square cells with stones inside the cells (Groups, Diffusion Chess)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from renderers import sprites
+from renderers.base import BoardLayout, Coord
+from renderers.fonts import font
+from renderers.page import BOARD_MAX_HEIGHT, BOARD_MAX_WIDTH, BOARD_TOP, WIDTH
+from renderers.sprites import Point
+from renderers.theme import Theme, blend
+from rules.squares import column_letter
+
+
+@dataclass(frozen=True)
+class SquareBoard(BoardLayout):
+    """A `columns` × `rows` board of square cells, labelled on all four sides.
+
+    (col, row) are 0-based with row 0 at the bottom, as in `rules.squares`.
+    """
+
+    columns: int
+    rows: int
+    cell: int
+    """The side of a cell in pixels (even, so that cell centres fall on whole pixels)."""
+    margin: int
+    """The wooden rim around the cells that carries the coordinates."""
+    label_size: int
+    """The font size of the coordinates."""
+    left: int
+    """The x of the board block's left edge on the page."""
+    height: int
+
+    @classmethod
+    def fit(cls, columns: int, rows: int, *, max_cell: int = 88) -> SquareBoard:
+        """The largest board of this shape that fits the page."""
+        rough = min(BOARD_MAX_WIDTH / columns, BOARD_MAX_HEIGHT / rows)
+        label_size = max(16, min(22, round(rough * 0.42)))
+        margin = label_size + 14
+        cell = int(
+            min((BOARD_MAX_WIDTH - 2 * margin) / columns, (BOARD_MAX_HEIGHT - 2 * margin) / rows)
+        )
+        cell = min(max_cell, cell - cell % 2)
+        width = columns * cell + 2 * margin
+        return cls(
+            columns,
+            rows,
+            cell,
+            margin,
+            label_size,
+            (WIDTH - width) // 2,
+            rows * cell + 2 * margin,
+        )
+
+    @property
+    def pitch(self) -> int:
+        return self.cell
+
+    @property
+    def origin(self) -> tuple[int, int]:
+        """The top-left corner of the top-left cell."""
+        return self.left + self.margin, BOARD_TOP + self.margin
+
+    def centre(self, coord: Coord) -> Point:
+        col, row = coord
+        x0, y0 = self.origin
+        half = self.cell // 2
+        return x0 + col * self.cell + half, y0 + (self.rows - 1 - row) * self.cell + half
+
+    def box(self, coord: Coord) -> tuple[int, int, int, int]:
+        """The pixel box (left, top, right, bottom) of a cell, edges included."""
+        x, y = self.centre(coord)
+        half = self.cell // 2
+        return round(x) - half, round(y) - half, round(x) + half, round(y) + half
+
+    def draw_static(self, image: Image.Image, theme: Theme) -> None:
+        draw = ImageDraw.Draw(image)
+        x0, y0 = self.origin
+        x1, y1 = x0 + self.columns * self.cell, y0 + self.rows * self.cell
+        draw.rounded_rectangle(
+            (x0 - self.margin, y0 - self.margin, x1 + self.margin - 1, y1 + self.margin - 1),
+            radius=12,
+            fill=theme.rgb("board"),
+        )
+        for col in range(self.columns):
+            for row in range(self.rows):
+                if (col + row) % 2 == 0:
+                    left, top, right, bottom = self.box((col, row))
+                    draw.rectangle((left, top, right - 1, bottom - 1), fill=theme.rgb("board_alt"))
+        grid = blend(theme.rgb("board"), theme.rgb("line"), 0.45)
+        for k in range(1, self.columns):
+            x = x0 + k * self.cell
+            draw.line((x, y0, x, y1 - 1), fill=grid)
+        for k in range(1, self.rows):
+            y = y0 + k * self.cell
+            draw.line((x0, y, x1 - 1, y), fill=grid)
+        draw.rectangle((x0 - 2, y0 - 2, x1 + 1, y1 + 1), outline=theme.rgb("line"), width=2)
+        face = font(self.label_size, bold=True)
+        ink = theme.rgb("line")
+        gap = self.margin / 2 + 1
+        for col in range(self.columns):
+            centre_x = self.centre((col, 0))[0]
+            letter = column_letter(col)
+            draw.text((centre_x, y0 - gap), letter, font=face, fill=ink, anchor="mm")
+            draw.text((centre_x, y1 + gap), letter, font=face, fill=ink, anchor="mm")
+        for row in range(self.rows):
+            centre_y = self.centre((0, row))[1]
+            number = str(row + 1)
+            draw.text((x0 - gap, centre_y), number, font=face, fill=ink, anchor="mm")
+            draw.text((x1 + gap, centre_y), number, font=face, fill=ink, anchor="mm")
+
+    def stone_diameter(self) -> int:
+        """The diameter of a stone in a cell."""
+        return round(self.cell * 0.84)
+
+    def draw_links(
+        self, image: Image.Image, theme: Theme, stones: dict[Coord, str], *, width: float = 0.24
+    ) -> None:
+        """Draw bars between orthogonally adjacent stones of one colour, under the stones.
+
+        `stones` maps each occupied cell to its stone colour (`black` or `white`).
+        """
+        draw = ImageDraw.Draw(image)
+        bar = max(4, round(self.cell * width))
+        for (col, row), colour in stones.items():
+            fill, edge, _ = sprites.stone_colours(theme, colour)
+            if colour == "black":
+                edge = theme.rgb("black_rim")
+            x, y = self.centre((col, row))
+            for neighbour in ((col + 1, row), (col, row + 1)):
+                if stones.get(neighbour) != colour:
+                    continue
+                nx, ny = self.centre(neighbour)
+                box = (
+                    min(x, nx) - bar / 2,
+                    min(y, ny) - bar / 2,
+                    max(x, nx) + bar / 2 - 1,
+                    max(y, ny) + bar / 2 - 1,
+                )
+                draw.rectangle(box, fill=fill, outline=edge, width=2)
+
+    def draw_stones(
+        self, image: Image.Image, theme: Theme, stones: Iterable[tuple[Coord, str]]
+    ) -> None:
+        """Paste a plain stone on each (cell, colour)."""
+        diameter = self.stone_diameter()
+        for coord, colour in stones:
+            sprites.paste_centred(image, sprites.stone(theme, colour, diameter), self.centre(coord))
+
+    def mark_last(self, image: Image.Image, theme: Theme, coord: Coord) -> None:
+        """Ring the stone that made the last move."""
+        diameter = self.stone_diameter()
+        width = max(3.0, self.cell * 0.075)
+        mark = sprites.ring(theme.rgb("accent"), round(diameter * 0.5), width)
+        sprites.paste_centred(image, mark, self.centre(coord))
+
+    def mark_captured(self, image: Image.Image, theme: Theme, coord: Coord, colour: str) -> None:
+        """Mark where a captured stone stood: a faint stone struck through by a cross."""
+        diameter = self.stone_diameter()
+        centre = self.centre(coord)
+        sprites.paste_centred(image, sprites.stone(theme, colour, diameter, alpha=90), centre)
+        mark = sprites.cross(
+            theme.rgb("accent"),
+            theme.rgb("line"),
+            round(diameter * 0.5),
+            max(3.0, self.cell * 0.08),
+        )
+        sprites.paste_centred(image, mark, centre)
