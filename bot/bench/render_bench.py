@@ -1,0 +1,117 @@
+"""`tabula bench render`: time of render + PNG encode per game, PNG and replay sizes."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from PIL import Image
+
+from renderers import BoardView, render_png, render_replay, rendered_games
+from renderers.samples import random_game
+from rules import list_games
+
+
+@dataclass(frozen=True)
+class RenderScenario:
+    """One measured position: a game at its largest default board after random play."""
+
+    game: str
+    label: str
+    options: dict[str, object] = field(default_factory=dict)
+    plies: int = 100
+    """Random moves played before the measured position, to fill the board."""
+
+
+SCENARIOS = (
+    RenderScenario("groups", "8x8", {}, 60),
+    RenderScenario("stones", "19x19", {"size": 19}, 220),
+    RenderScenario("rekushu", "20x20", {}, 160),
+    RenderScenario("hexade", "size 12", {"size": 12}, 160),
+    RenderScenario("hexade", "size 10", {}, 120),
+    RenderScenario("diffusion", "19x19", {}, 90),
+)
+"""The positions measured; games without a renderer yet are skipped."""
+
+REPLAY_PLIES = 300
+VIEW = BoardView(players=("Ada Lovelace", "Grace Hopper"), clocks=("2d 3h left", None))
+
+
+def measure(scenario: RenderScenario, repeat: int, replay: bool) -> dict[str, Any]:
+    """Time `repeat` renders of the scenario's position; optionally size a 300-move replay."""
+    states = random_game(scenario.game, scenario.options, seed=5, plies=scenario.plies)
+    state = states[-1]
+    render_png(state, VIEW)  # warm the caches of backgrounds, sprites and palette
+    wall: list[float] = []
+    cpu: list[float] = []
+    png = b""
+    for _ in range(repeat):
+        started, started_cpu = time.perf_counter(), time.process_time()
+        png = render_png(state, VIEW)
+        wall.append(time.perf_counter() - started)
+        cpu.append(time.process_time() - started_cpu)
+    with Image.open(io.BytesIO(png)) as picture:
+        size = picture.size
+    report: dict[str, Any] = {
+        "game": scenario.game,
+        "scenario": scenario.label,
+        "ply": state.ply,
+        "median_ms": statistics.median(wall) * 1000,
+        "best_ms": min(wall) * 1000,
+        "cpu_median_ms": statistics.median(cpu) * 1000,
+        "png_kb": len(png) / 1024,
+        "width": size[0],
+        "height": size[1],
+        "load": os.getloadavg()[0],
+    }
+    if replay:
+        game = random_game(scenario.game, scenario.options, seed=9, plies=REPLAY_PLIES)
+        started = time.perf_counter()
+        data = render_replay(game, VIEW)
+        report["replay_moves"] = len(game) - 1
+        report["replay_mb"] = len(data) / 1024 / 1024
+        report["replay_seconds"] = time.perf_counter() - started
+    return report
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add `bench render`."""
+    parser = subparsers.add_parser("render", help="board picture speed and sizes")
+    parser.add_argument("game", nargs="?", help="one game (default: all with a renderer)")
+    parser.add_argument("--repeat", type=int, default=40, help="renders timed per scenario")
+    parser.add_argument("--no-replay", action="store_true", help="skip the 300-move replay")
+    parser.add_argument("--json", action="store_true", help="print JSON lines")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Benchmark the renderers and print the figures."""
+    drawn = set(rendered_games()) & {game.name for game in list_games()}
+    if args.game:
+        drawn &= {args.game.lower()}
+    for scenario in SCENARIOS:
+        if scenario.game not in drawn:
+            continue
+        report = measure(scenario, max(1, args.repeat), not args.no_replay)
+        if args.json:
+            print(json.dumps(report))
+            continue
+        line = (
+            f"{scenario.game} ({scenario.label}, ply {report['ply']}): render+PNG median "
+            f"{report['median_ms']:.1f} ms (best {report['best_ms']:.1f}, cpu "
+            f"{report['cpu_median_ms']:.1f}); PNG {report['png_kb']:.0f} KB, "
+            f"{report['width']}x{report['height']}"
+        )
+        if "replay_mb" in report:
+            line += (
+                f"; replay of {report['replay_moves']} moves {report['replay_mb']:.2f} MB "
+                f"in {report['replay_seconds']:.1f} s"
+            )
+        print(line + f"; load {report['load']:.2f}")
+    return 0
