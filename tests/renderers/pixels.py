@@ -1,0 +1,37 @@
+"""Pixel helpers for the renderer tests."""
+
+from __future__ import annotations
+
+from PIL import Image, ImageChops
+
+from renderers.sprites import Point
+from renderers.theme import RGB
+
+
+def distance(a: tuple[int, ...], b: tuple[int, ...]) -> int:
+    """The largest per-channel difference between two colours."""
+    return max(abs(x - y) for x, y in zip(a[:3], b[:3], strict=True))
+
+
+def pixel(image: Image.Image, point: Point) -> RGB:
+    """The RGB colour at a (possibly fractional) point."""
+    value = image.getpixel((int(point[0]), int(point[1])))
+    assert isinstance(value, tuple)
+    return value[0], value[1], value[2]
+
+
+def count_near(
+    image: Image.Image, box: tuple[int, int, int, int], colour: RGB, tolerance: int = 24
+) -> int:
+    """How many pixels in `box` are within `tolerance` of `colour`."""
+    region = image.crop(box).convert("RGB")
+    difference = ImageChops.difference(region, Image.new("RGB", region.size, colour))
+    red, green, blue = difference.split()
+    worst = ImageChops.lighter(ImageChops.lighter(red, green), blue)
+    return sum(worst.histogram()[: tolerance + 1])
+
+
+def around(point: Point, radius: float) -> tuple[int, int, int, int]:
+    """The box of half-side `radius` around `point`."""
+    x, y = point
+    return round(x - radius), round(y - radius), round(x + radius), round(y + radius)
