@@ -18,7 +18,7 @@ from rules.base import (
 from rules.registry import AnyGame, get_game, list_games, register
 
 # Importing a game module registers it.
-from rules import diffusion, groups, hexade, rekushu  # isort: skip
+from rules import diffusion, groups, hexade, rekushu, stones  # isort: skip
 
 __all__ = [
     "AnyGame",
@@ -40,4 +40,5 @@ __all__ = [
     "list_games",
     "register",
     "rekushu",
+    "stones",
 ]

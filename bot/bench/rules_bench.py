@@ -89,6 +89,11 @@ SCENARIOS: dict[str, list[Scenario]] = {
         Scenario("20x20 whole games", probes=_REKUSHU_PROBES),
         Scenario("20x20 after 400 plies", prefix_plies=400, probes=_REKUSHU_PROBES),
     ],
+    "stones": [
+        Scenario("9x9"),
+        Scenario("19x19", {"size": 19}),
+        Scenario("19x19 from move 150", {"size": 19}, prefix_plies=150, measured_plies=150),
+    ],
 }
 """Per-game scenarios; a game not listed is measured once with its default options."""
 

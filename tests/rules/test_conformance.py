@@ -13,6 +13,7 @@ EXTRA_OPTIONS: dict[str, list[dict[str, object]]] = {
     "groups": [{"start": "drop"}],
     "hexade": [{"size": 5}, {"size": 7}],
     "rekushu": [{"size": 8}, {"size": 12}],
+    "stones": [{"size": 5}, {"size": 7, "compensation": 0}, {"size": 13, "threshold": 6}],
 }
 """Option sets tested besides each game's defaults."""
 
