@@ -952,7 +952,7 @@ class StonesGame(Game[StonesState]):
 
     name = "stones"
     title = "Stones"
-    aliases = ("stone", "capture go")
+    aliases = ("stone",)
     colours = ("Black", "White")
     option_specs = (
         Option(
