@@ -43,6 +43,7 @@ from rules.base import (
     OptionValue,
     Outcome,
 )
+from rules.position_history import PositionHistory
 from rules.registry import register
 from rules.squares import diagram_grid, format_point, parse_point
 
@@ -195,105 +196,6 @@ class _Group(NamedTuple):
     """XOR of the Zobrist keys of its stones."""
 
 
-# --- position history ---
-
-
-class _HistoryLog:
-    """Append-only storage behind one or more `PositionHistory` views."""
-
-    __slots__ = ("index", "keys", "plies")
-
-    def __init__(self, entries: Iterable[tuple[int, int]] = ()) -> None:
-        self.keys: list[int] = []
-        self.plies: list[int] = []
-        self.index: dict[int, int] = {}
-        for key, ply in entries:
-            self.append(key, ply)
-
-    def append(self, key: int, ply: int) -> None:
-        self.index[key] = len(self.keys)
-        self.keys.append(key)
-        self.plies.append(ply)
-
-
-class PositionHistory:
-    """The hashes of every position of a game so far, each with the ply it first arose.
-
-    States are immutable but must not copy the whole history on every move. A history is
-    a view of the first `length` entries of an append-only log. Extending a history
-    appends to its log in place when the log has no entries beyond the view (the usual
-    case: a game going forward), so a move costs O(1); when another line of play already
-    extended that log (a state played twice, as an AI or an undo does), the view's prefix
-    is copied once into a new log, which that line then extends in place. Entries inside
-    a view never change, so every state keeps seeing exactly its own history, and a
-    lookup is one dict probe.
-    """
-
-    __slots__ = ("_log", "digest", "length")
-
-    def __init__(self, log: _HistoryLog, length: int, digest: int) -> None:
-        self._log = log
-        self.length = length
-        """How many positions the history holds."""
-        self.digest = digest
-        """XOR of all the position hashes (cheap to maintain, used for hashing)."""
-
-    @classmethod
-    def of(cls, entries: Iterable[tuple[int, int]]) -> PositionHistory:
-        """A history of (position hash, ply) entries; repeated hashes keep the first ply."""
-        log = _HistoryLog()
-        digest = 0
-        for key, ply in entries:
-            if key not in log.index:
-                log.append(key, ply)
-                digest ^= key
-        return cls(log, len(log.keys), digest)
-
-    def __contains__(self, key: object) -> bool:
-        index = self._log.index.get(key)  # type: ignore[call-overload]
-        return index is not None and index < self.length
-
-    def ply_of(self, key: int) -> int | None:
-        """The ply at which position `key` first arose, or None if it never did."""
-        index = self._log.index.get(key)
-        if index is None or index >= self.length:
-            return None
-        return self._log.plies[index]
-
-    def with_position(self, key: int, ply: int) -> PositionHistory:
-        """This history plus position `key` reached at `ply` (itself if already present)."""
-        if key in self:
-            return self
-        log = self._log
-        if len(log.keys) != self.length:
-            log = _HistoryLog(self.entries())
-        log.append(key, ply)
-        return PositionHistory(log, self.length + 1, self.digest ^ key)
-
-    def entries(self) -> list[tuple[int, int]]:
-        """(position hash, ply) pairs in the order the positions arose."""
-        log = self._log
-        return list(zip(log.keys[: self.length], log.plies[: self.length], strict=True))
-
-    def __len__(self) -> int:
-        return self.length
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, PositionHistory):
-            return NotImplemented
-        return (
-            self.length == other.length
-            and self.digest == other.digest
-            and sorted(self.entries()) == sorted(other.entries())
-        )
-
-    def __hash__(self) -> int:
-        return hash((self.length, self.digest))
-
-    def __repr__(self) -> str:
-        return f"<PositionHistory of {self.length} positions>"
-
-
 # --- stakes ---
 
 
@@ -427,11 +329,6 @@ class StonesState(GameState[StonesMove]):
 
     # --- legality ---
 
-    def _is_new(self, key: int) -> bool:
-        history = self.history
-        index = history._log.index.get(key)
-        return index is None or index >= history.length
-
     def _placement_hash(self, p: int) -> int:
         """The hash of the position after the player to move places at empty point `p`."""
         seat = self.to_move
@@ -507,18 +404,16 @@ class StonesState(GameState[StonesMove]):
         simple = empty & ~in_atari & geometry.adjacent(empty | own)
         keys = geometry.stone_keys[seat]
         current = self.zhash
-        index = self.history._log.index
-        length = self.history.length
+        is_new = self.history.is_new
         bits = simple
         while bits:
             low = bits & -bits
             p = low.bit_length() - 1
             bits ^= low
-            seen = index.get(current ^ keys[p])
-            if seen is None or seen >= length:
+            if is_new(current ^ keys[p]):
                 yield _PLACE[p]
         for p in _points(empty & ~simple):
-            if self._is_new(self._placement_hash(p)):
+            if self.history.is_new(self._placement_hash(p)):
                 yield _PLACE[p]
         if self.prisoners[seat] > self.prisoners[1 - seat]:
             yield RETURN
@@ -534,10 +429,10 @@ class StonesState(GameState[StonesMove]):
         empty = geometry.full ^ (self.black | self.white)
         roomy = empty & geometry.adjacent(empty)
         for p in _points(roomy):
-            if self._is_new(self._placement_hash(p)):
+            if self.history.is_new(self._placement_hash(p)):
                 return True
         for p in _points(empty ^ roomy):
-            if self._is_new(self._placement_hash(p)):
+            if self.history.is_new(self._placement_hash(p)):
                 return True
         return self._stake_points() != 0
 

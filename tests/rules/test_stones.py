@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from rules import (
@@ -638,6 +640,14 @@ def test_encode_restores_stakes_prisoners_and_history() -> None:
     assert restored.prisoners == (1, 5)
     assert restored.last_move == RETURN
     assert notations(restored) == notations(state)
+
+
+def test_states_pickle() -> None:
+    """A state can be pickled (e.g. sent to a worker process) and plays on identically."""
+    state = play_all(STONES.position(KO["black"], KO["white"]), "d1")
+    clone = pickle.loads(pickle.dumps(state))
+    assert clone == state
+    assert notations(clone) == notations(state)
 
 
 def test_decode_refuses_garbage() -> None:
