@@ -5,9 +5,23 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from bot.cli import bench_command, games_command, render_command, replay_command, run_command
+from bot.cli import (
+    bench_command,
+    console_command,
+    games_command,
+    render_command,
+    replay_command,
+    run_command,
+)
 
-COMMAND_MODULES = (run_command, games_command, replay_command, render_command, bench_command)
+COMMAND_MODULES = (
+    run_command,
+    console_command,
+    games_command,
+    replay_command,
+    render_command,
+    bench_command,
+)
 """Each module adds its subcommands with `register(subparsers)`."""
 
 

@@ -1,29 +1,36 @@
-"""`tabula run`: start the bot."""
+"""`tabula run`: start the Discord bot, or the local console when no token is set."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 
+from bot.cli.console_command import add_console_arguments, run_console
 from bot.config import load_settings
 
 NO_TOKEN_HELP = (
-    "No Discord token configured. Set DISCORD_TOKEN in the environment or in a .env file "
-    "(a line DISCORD_TOKEN=...) and run again."
+    "No Discord token configured, so the local console opens instead. To run the Discord "
+    "bot, set DISCORD_TOKEN in the environment or in a .env file (a line DISCORD_TOKEN=...)."
 )
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the `run` subcommand."""
-    parser = subparsers.add_parser("run", help="start the bot (needs DISCORD_TOKEN)")
+    parser = subparsers.add_parser(
+        "run", help="start the bot (the local console when DISCORD_TOKEN is not set)"
+    )
+    add_console_arguments(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Start the bot, or explain how to configure it."""
+    """Start the bot with the configured token, or the console without one."""
     settings = load_settings()
+    database = args.database or settings.database
     if settings.token is None:
         print(NO_TOKEN_HELP, file=sys.stderr)
-        return 1
+        asyncio.run(run_console(database, args.images))
+        return 0
     print("The Discord bot is not available yet in this version.", file=sys.stderr)
     return 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
@@ -100,11 +101,16 @@ def test_bench_rules_reports_hexade_win_check(capsys: pytest.CaptureFixture[str]
     assert all(r["plays"] > 0 for r in reports)
 
 
-def test_run_without_token_explains(
+def test_run_without_token_opens_the_console(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path
 ) -> None:
-    """With no token the run command says how to set one."""
+    """With no token the run command says how to set one and opens the console."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
-    assert main(["run"]) == 1
-    assert "DISCORD_TOKEN" in capsys.readouterr().err
+    monkeypatch.setenv("TABULA_DATABASE", str(tmp_path / "t.sqlite3"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("alice> /play groups @bob\n/quit\n"))
+    assert main(["run"]) == 0
+    captured = capsys.readouterr()
+    assert "DISCORD_TOKEN" in captured.err
+    assert "@alice challenges @bob to Groups." in captured.out
+    assert (tmp_path / "t.sqlite3").is_file()

@@ -1,0 +1,70 @@
+"""Board pictures for the front ends: the renderer's PNG, or the text diagram without one."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from bot.services.results import GameView
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardImage:
+    """One board, ready to send."""
+
+    png: bytes | None
+    """The picture, or None when the game has no renderer (yet)."""
+    diagram: str
+    """The engine's text diagram (always available)."""
+    filename: str
+    """A file name for the picture: `game-12-move-7.png`."""
+
+
+def status_line(view: GameView) -> str | None:
+    """The line the picture shows instead of the turn, for endings outside the rules."""
+    record = view.record
+    if record.result_reason is None or view.state.outcome() is not None:
+        return None
+    if record.winner is None:
+        return f"Draw: {record.result_reason}"
+    return f"{record.names[record.winner]} wins: {record.result_reason}"
+
+
+def _renderer() -> tuple[Any, Any, Any, type[Exception]] | None:
+    """`render_png`, `BoardView`, `Hint` and `UnknownRendererError`, if renderers exist."""
+    try:
+        module = importlib.import_module("renderers")
+    except ImportError:
+        return None
+    render_png = getattr(module, "render_png", None)
+    board_view = getattr(module, "BoardView", None)
+    if render_png is None or board_view is None:
+        return None
+    unknown = getattr(module, "UnknownRendererError", LookupError)
+    return render_png, board_view, getattr(module, "Hint", None), unknown
+
+
+def render_board(view: GameView, *, hint_origin: str | None = None) -> BoardImage:
+    """Draw the game's current position (call it through `asyncio.to_thread`)."""
+    record = view.record
+    filename = f"game-{record.id}-move-{record.ply}.png"
+    diagram = view.state.diagram()
+    renderer = _renderer()
+    if renderer is None:
+        return BoardImage(None, diagram, filename)
+    render_png, board_view, hint, unknown = renderer
+    options: dict[str, Any] = {"players": record.names, "status": status_line(view)}
+    if hint_origin is not None and hint is not None:
+        options["hint"] = hint(hint_origin)
+    try:
+        png = render_png(view.state, board_view(**options))
+    except unknown:
+        return BoardImage(None, diagram, filename)
+    except Exception:
+        log.exception("rendering game %s at move %s failed", record.id, record.ply)
+        return BoardImage(None, diagram, filename)
+    return BoardImage(png, diagram, filename)

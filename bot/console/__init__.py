@@ -1,0 +1,1 @@
+"""The local console: several users in one simulated server, typing the bot's commands."""

@@ -1,0 +1,449 @@
+"""`ConsoleApp`: the bot's commands typed in a terminal, over the same services.
+
+Each line names who types it (`alice> /play groups @bob`); later lines without a name
+are typed by the same user. Replies that Discord would show only to the user
+(ephemeral) are marked `(to alice)`. Boards are printed as text diagrams and, when
+an image folder is given, written there as PNG files.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import shlex
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from pathlib import Path
+from typing import TextIO
+
+from bot.boards import render_board
+from bot.console.users import ConsoleUsers
+from bot.services.clock import Clock
+from bot.services.container import Services
+from bot.services.durations import format_duration
+from bot.services.errors import ServiceError
+from bot.services.players import Player
+from bot.services.results import DrawStatus, GameView, MoveResult, UndoResult, UndoStatus
+from bot.storage.repository import ChallengeRecord, GameRecord, Repository
+from bot.texts import (
+    board_caption,
+    challenge_text,
+    closed_reason,
+    end_caption,
+    games_text,
+    help_text,
+    move_caption,
+    rules_text,
+    start_caption,
+)
+from rules import GameError, get_game, list_games
+
+log = logging.getLogger(__name__)
+
+CONSOLE_GUILD = 1
+"""The simulated server's id."""
+CONSOLE_CHANNEL = 1
+"""The simulated channel's id: every console game is played here."""
+
+_LINE = re.compile(r"\s*(?:(?P<user>[^\s>/]+)>)?\s*(?P<text>.*)")
+_GAME_ID = re.compile(r"#?(\d+)")
+_ANSWERS = {"accept": True, "yes": True, "decline": False, "no": False}
+
+Handler = Callable[[Player, list[str]], Awaitable[None]]
+
+
+class ConsoleStyle:
+    """Mentions as @name, times relative to the clock, games by number."""
+
+    def __init__(self, clock: Clock) -> None:
+        self._clock = clock
+
+    def mention(self, user_id: int | None, name: str) -> str:
+        """`@name`."""
+        return f"@{name}"
+
+    def when(self, moment: datetime) -> str:
+        """ "in 59 min" (or "now")."""
+        seconds = int((moment - self._clock.now()).total_seconds())
+        if seconds <= 0:
+            return "now"
+        if seconds < 3600:
+            return f"in {(seconds + 59) // 60} min"
+        if seconds < 86400 * 2:
+            return f"in {seconds // 3600} h {seconds % 3600 // 60} min"
+        return f"in {seconds // 86400} days"
+
+    def game_link(self, record: GameRecord) -> str:
+        """`/board #12`."""
+        return f"/board #{record.id}"
+
+
+def plain(text: str) -> str:
+    """Text without Discord's bold markers."""
+    return text.replace("**", "")
+
+
+class ConsoleApp:
+    """Runs console commands against the services and prints the replies."""
+
+    def __init__(
+        self,
+        repository: Repository,
+        clock: Clock,
+        *,
+        out: TextIO,
+        image_dir: Path | None = None,
+    ) -> None:
+        self.out = out
+        self.image_dir = image_dir
+        self.users = ConsoleUsers()
+        self.style = ConsoleStyle(clock)
+        self.services = Services.build(repository, clock, self)
+        self.current: Player | None = None
+        self._handlers: dict[str, Handler] = {
+            "play": self.play,
+            "accept": self.accept,
+            "decline": self.decline,
+            "cancel": self.cancel,
+            "challenges": self.challenges,
+            "move": self.move,
+            "board": self.board,
+            "resign": self.resign,
+            "draw": self.draw,
+            "undo": self.undo,
+            "games": self.games,
+            "rules": self.rules,
+            "config": self.config,
+            "users": self.list_users,
+            "help": self.help,
+        }
+
+    # --- output ---
+
+    def say(self, text: str) -> None:
+        """Print a public reply."""
+        print(plain(text), file=self.out)
+
+    def private(self, user: Player, text: str) -> None:
+        """Print a reply only `user` would see in Discord."""
+        for line in plain(text).splitlines():
+            print(f"(to {user.name}) {line}", file=self.out)
+
+    async def show_board(self, view: GameView, caption: str, *, to: Player | None = None) -> None:
+        """Print a caption and the board; write the picture when an image folder is set."""
+        image = await asyncio.to_thread(render_board, view)
+        if to is None:
+            self.say(caption)
+            print(image.diagram, file=self.out)
+        else:
+            self.private(to, caption)
+            self.private(to, image.diagram)
+        if image.png is not None and self.image_dir is not None:
+            self.image_dir.mkdir(parents=True, exist_ok=True)
+            path = self.image_dir / image.filename
+            await asyncio.to_thread(path.write_bytes, image.png)
+            print(f"[picture: {path}]", file=self.out)
+
+    # --- the Notifier port ---
+
+    async def challenge_expired(self, challenge: ChallengeRecord) -> None:
+        """Announce an expired challenge."""
+        self.say(challenge_text(challenge, self.style))
+
+    async def move_played(self, result: MoveResult) -> None:
+        """Show a move no command answered (a computer's move)."""
+        await self.show_board(result.view, move_caption(result, self.style))
+
+    async def game_finished(self, view: GameView) -> None:
+        """Announce a game that ended without a move (e.g. on time)."""
+        await self.show_board(view, end_caption(view, self.style))
+
+    # --- the loop ---
+
+    async def execute(self, line: str) -> bool:
+        """Run one line; return False when the session should end."""
+        await self.services.scheduler.tick()
+        match = _LINE.fullmatch(line.rstrip("\n"))
+        assert match is not None  # the pattern matches every line
+        text = match["text"].strip()
+        if match["user"]:
+            try:
+                self.current = self.users.get(match["user"])
+            except ValueError as exc:
+                self.say(str(exc))
+                return True
+        if not text or text.startswith("#"):
+            return True
+        if self.current is None:
+            self.say("Say who is typing first, like: alice> /play groups @bob")
+            return True
+        user = self.current
+        command, _, rest = text.partition(" ")
+        name = command.lstrip("/").lower()
+        if name in ("quit", "exit"):
+            return False
+        handler = self._handlers.get(name)
+        if handler is None or not command.startswith("/"):
+            self.private(user, f"Unknown command {command!r}. Type /help for the commands.")
+            return True
+        try:
+            args = shlex.split(rest)
+        except ValueError as exc:
+            self.private(user, f"Cannot read that line: {exc}.")
+            return True
+        try:
+            await handler(user, args)
+        except (ServiceError, GameError) as exc:
+            self.private(user, str(exc))
+        except Exception:
+            log.exception("console command %r failed", text)
+            self.private(user, "Sorry, something went wrong; the error was logged.")
+        return True
+
+    async def run(self, stream: TextIO, *, prompt: bool) -> None:
+        """Read and run lines from `stream` until it ends or /quit."""
+        while True:
+            if prompt:
+                who = self.current.name if self.current else ""
+                print(f"{who}> ", end="", file=self.out, flush=True)
+            line = await asyncio.to_thread(stream.readline)
+            if not line:
+                break
+            if not prompt:  # echo scripted input so the transcript reads like a session
+                print(line.rstrip("\n"), file=self.out)
+            if not await self.execute(line):
+                break
+
+    # --- helpers ---
+
+    @staticmethod
+    def _split_game_id(args: list[str]) -> tuple[int | None, list[str]]:
+        """A leading `12` or `#12` names a game; the rest are the command's arguments."""
+        if args and (match := _GAME_ID.fullmatch(args[0])):
+            return int(match[1]), args[1:]
+        return None, args
+
+    async def _game(self, user: Player, game_id: int | None, *, for_move: bool = False) -> int:
+        record = await self.services.games.find(
+            user.id, CONSOLE_CHANNEL, game_id, for_move=for_move
+        )
+        return record.id
+
+    async def _challenge_id(
+        self, user: Player, args: list[str], candidates: list[ChallengeRecord], what: str
+    ) -> int:
+        if args:
+            match = _GAME_ID.fullmatch(args[0])
+            if match is None:
+                raise ServiceError(f"Write the challenge's number, like /{what} 3.")
+            return int(match[1])
+        if len(candidates) == 1:
+            return candidates[0].id
+        if not candidates:
+            raise ServiceError(f"There is no challenge for you to {what}.")
+        numbers = ", ".join(f"#{c.id}" for c in candidates)
+        raise ServiceError(f"Several challenges could be meant ({numbers}): add the number.")
+
+    # --- commands ---
+
+    async def play(self, user: Player, args: list[str]) -> None:
+        """/play GAME [@opponent] [option=value ...] [colour=white|black|random]."""
+        if not args:
+            games = ", ".join(g.name for g in list_games())
+            raise ServiceError(
+                f"Name a game: /play GAME [@opponent] [option=value]. Games: {games}."
+            )
+        game, opponent, options, colour = args[0], None, {}, "random"
+        for arg in args[1:]:
+            if arg.startswith("@"):
+                opponent = self.users.get(arg)
+            elif "=" in arg:
+                key, _, value = arg.partition("=")
+                key = key.strip().lower()
+                if key in ("colour", "color"):
+                    colour = value
+                else:
+                    options[key] = value
+            else:
+                raise ServiceError(f"{arg!r}: write options as key=value and opponents as @name.")
+        challenge = await self.services.challenges.create(
+            guild_id=CONSOLE_GUILD,
+            channel_id=CONSOLE_CHANNEL,
+            challenger=user,
+            opponent=opponent,
+            game=game,
+            options=options,
+            colour=colour,
+        )
+        self.say(challenge_text(challenge, self.style))
+        who = f"{opponent.name}> /accept" if opponent else "name> /accept"
+        self.say(f"(answer with `{who} {challenge.id}` or /decline; {user.name} can /cancel)")
+
+    async def accept(self, user: Player, args: list[str]) -> None:
+        """/accept [challenge]."""
+        pending = await self.services.challenges.pending(user.id, CONSOLE_CHANNEL)
+        challenge_id = await self._challenge_id(user, args, pending, "accept")
+        accepted = await self.services.challenges.accept(challenge_id, user)
+        self.say(f"Challenge #{challenge_id} {closed_reason(accepted.challenge)}.")
+        await self.show_board(accepted.view, start_caption(accepted.view, self.style))
+
+    async def decline(self, user: Player, args: list[str]) -> None:
+        """/decline [challenge]."""
+        pending = [
+            c for c in await self.services.challenges.pending(user.id) if c.opponent_id == user.id
+        ]
+        challenge_id = await self._challenge_id(user, args, pending, "decline")
+        closed = await self.services.challenges.decline(challenge_id, user.id)
+        self.say(f"Challenge #{closed.id} {closed_reason(closed)}.")
+
+    async def cancel(self, user: Player, args: list[str]) -> None:
+        """/cancel [challenge]."""
+        mine = await self.services.challenges.mine(user.id)
+        challenge_id = await self._challenge_id(user, args, mine, "cancel")
+        closed = await self.services.challenges.cancel(challenge_id, user.id)
+        self.say(f"Challenge #{closed.id} {closed_reason(closed)}.")
+
+    async def challenges(self, user: Player, args: list[str]) -> None:
+        """/challenges: the open challenges here."""
+        found = await self.services.repository.open_challenges(channel_id=CONSOLE_CHANNEL)
+        if not found:
+            self.private(user, "There are no open challenges.")
+        for challenge in found:
+            self.private(user, challenge_text(challenge, self.style))
+
+    async def move(self, user: Player, args: list[str]) -> None:
+        """/move [game] NOTATION."""
+        game_id, rest = self._split_game_id(args)
+        notation = " ".join(rest)
+        if not notation:
+            raise ServiceError("Write the move after /move, like /move d3-e2.")
+        target = await self._game(user, game_id, for_move=True)
+        result = await self.services.games.play(target, user.id, notation)
+        if result.turn_complete:
+            await self.show_board(result.view, move_caption(result, self.style))
+        else:
+            info = result.view.turn_info() or "your turn goes on"
+            caption = f"You played {result.move.notation} (move {result.move.ply}); {info}."
+            await self.show_board(result.view, caption, to=user)
+
+    async def board(self, user: Player, args: list[str]) -> None:
+        """/board [game]."""
+        game_id, _ = self._split_game_id(args)
+        view = await self.services.games.view(await self._game(user, game_id))
+        await self.show_board(view, board_caption(view, self.style))
+
+    async def resign(self, user: Player, args: list[str]) -> None:
+        """/resign [game]."""
+        game_id, _ = self._split_game_id(args)
+        view = await self.services.games.resign(await self._game(user, game_id), user.id)
+        await self.show_board(view, end_caption(view, self.style))
+
+    @staticmethod
+    def _answer(args: list[str]) -> tuple[int | None, bool | None]:
+        game_id, answer = None, None
+        for arg in args:
+            if match := _GAME_ID.fullmatch(arg):
+                game_id = int(match[1])
+            elif arg.lower() in _ANSWERS:
+                answer = _ANSWERS[arg.lower()]
+            else:
+                raise ServiceError(f"{arg!r}: write accept or decline, and optionally the game.")
+        return game_id, answer
+
+    async def draw(self, user: Player, args: list[str]) -> None:
+        """/draw [game] offers a draw; /draw accept|decline [game] answers one."""
+        game_id, answer = self._answer(args)
+        target = await self._game(user, game_id)
+        games = self.services.games
+        if answer is None:
+            result = await games.offer_draw(target, user.id)
+        else:
+            result = await games.answer_draw(target, user.id, answer)
+        view = result.view
+        if result.status is DrawStatus.OFFERED:
+            opponent = view.name(1 - result.seat)
+            self.say(
+                f"{user.name} offers a draw in game #{view.id}. "
+                f"{opponent}: /draw accept or /draw decline."
+            )
+        elif result.status is DrawStatus.DECLINED:
+            self.say(f"{user.name} declined the draw offer in game #{view.id}.")
+        else:
+            await self.show_board(view, end_caption(view, self.style))
+
+    async def undo(self, user: Player, args: list[str]) -> None:
+        """/undo [game] asks to take back moves; /undo accept|decline [game] answers."""
+        game_id, answer = self._answer(args)
+        target = await self._game(user, game_id)
+        games = self.services.games
+        if answer is None:
+            result = await games.request_undo(target, user.id)
+        else:
+            result = await games.answer_undo(target, user.id, answer)
+        await self._show_undo(user, result)
+
+    async def _show_undo(self, user: Player, result: UndoResult) -> None:
+        view = result.view
+        asker = view.name(result.seat)
+        if result.status is UndoStatus.REQUESTED:
+            opponent = view.name(1 - result.seat)
+            self.say(
+                f"{asker} asks to take back {result.notation} in game #{view.id}. "
+                f"{opponent}: /undo accept or /undo decline."
+            )
+        elif result.status is UndoStatus.DECLINED:
+            self.say(f"{user.name} refused to take back {result.notation}.")
+        else:
+            caption = f"Taken back: {result.notation}.\n{board_caption(view, self.style)}"
+            await self.show_board(view, caption)
+
+    async def games(self, user: Player, args: list[str]) -> None:
+        """/games: the user's games in progress."""
+        records = await self.services.games.active_games(user.id)
+        self.private(user, games_text(records, user.id, self.style))
+
+    async def rules(self, user: Player, args: list[str]) -> None:
+        """/rules GAME."""
+        if not args:
+            raise ServiceError("Name a game: /rules groups.")
+        self.private(user, rules_text(get_game(" ".join(args))))
+
+    async def config(self, user: Player, args: list[str]) -> None:
+        """/config [threads=on|off] [expiry=30m] [time=3d]: the simulated server's settings."""
+        changes: dict[str, str] = {}
+        for arg in args:
+            key, sep, value = arg.partition("=")
+            if not sep or key not in ("threads", "expiry", "time"):
+                raise ServiceError("Write settings as threads=on|off, expiry=30m or time=3d.")
+            changes[key] = value
+        threads = None
+        if "threads" in changes:
+            threads = changes["threads"].lower() in ("on", "yes", "true", "1")
+        settings = await self.services.settings.update(
+            CONSOLE_GUILD,
+            can_manage=True,
+            threads=threads,
+            challenge_expiry=changes.get("expiry"),
+            default_time_control=changes.get("time"),
+        )
+        self.private(
+            user,
+            f"Threads {'on' if settings.threads else 'off'} · challenges expire after "
+            f"{format_duration(settings.challenge_expiry)} · "
+            f"default clock {settings.default_time_control}.",
+        )
+
+    async def list_users(self, user: Player, args: list[str]) -> None:
+        """/users: everyone seen in this session."""
+        names = ", ".join(p.name for p in self.users.all())
+        self.private(user, f"Users: {names}.")
+
+    async def help(self, user: Player, args: list[str]) -> None:
+        """/help."""
+        self.private(
+            user,
+            help_text() + "\nConsole: start a line with a name and > to type as that user "
+            "(alice> /play groups @bob); /accept, /decline, /cancel answer challenges; "
+            "/move 12 d3-e2 names the game; /users, /quit.",
+        )

@@ -1,0 +1,219 @@
+"""The words both front ends show: challenges, move lines, results, rules, help.
+
+Everything here is plain text with Discord's light markdown (`**bold**`). How users are
+mentioned and times written differs per front end, so a `Style` is passed in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Protocol
+
+from bot.services.results import GameView, MoveResult
+from bot.storage.repository import ChallengeRecord, ChallengeStatus, GameRecord
+from rules import AnyGame, OptionValue, get_game, list_games
+
+
+class Style(Protocol):
+    """How a front end writes mentions, times and links."""
+
+    def mention(self, user_id: int | None, name: str) -> str:
+        """A mention of the user (it notifies them where mentions exist)."""
+        ...
+
+    def when(self, moment: datetime) -> str:
+        """A moment relative to now, like "in 59 minutes"."""
+        ...
+
+    def game_link(self, record: GameRecord) -> str:
+        """A link to where the game is played."""
+        ...
+
+
+def options_text(game: AnyGame, options: Mapping[str, OptionValue]) -> str:
+    """The options that differ from the defaults, e.g. "size 13, threshold 15"."""
+    changed = [
+        f"{spec.name} {options[spec.name]}"
+        for spec in game.option_specs
+        if spec.name in options and options[spec.name] != spec.default
+    ]
+    return ", ".join(changed)
+
+
+def game_title(game: AnyGame, options: Mapping[str, OptionValue]) -> str:
+    """The game's name with its non-default options: "Hexade (size 8)"."""
+    extra = options_text(game, options)
+    return f"{game.title} ({extra})" if extra else game.title
+
+
+def seat_line(view: GameView, style: Style) -> str:
+    """Both players with their colours: "alice (White) vs bob (Black)"."""
+    record = view.record
+    return " vs ".join(
+        f"{style.mention(record.players[seat], record.names[seat])} ({view.colour(seat)})"
+        for seat in (0, 1)
+    )
+
+
+def challenge_text(challenge: ChallengeRecord, style: Style) -> str:
+    """The challenge message: who, which game and options, colours, expiry."""
+    game = get_game(challenge.game)
+    title = game_title(game, challenge.options)
+    challenger = style.mention(challenge.challenger_id, challenge.challenger_name)
+    if challenge.opponent_id is not None:
+        opponent = style.mention(challenge.opponent_id, challenge.opponent_name or "?")
+        head = f"{challenger} challenges {opponent} to **{title}**."
+    else:
+        head = f"{challenger} is looking for an opponent for **{title}**: anyone may accept."
+    if challenge.challenger_seat is None:
+        colours = "Colours are drawn at random."
+    else:
+        colour = game.colours[challenge.challenger_seat]
+        colours = f"{challenge.challenger_name} plays {colour}."
+    lines = [head, colours]
+    if challenge.status is ChallengeStatus.OPEN:
+        lines.append(f"Challenge #{challenge.id} expires {style.when(challenge.expires_at)}.")
+    else:
+        lines.append(f"Challenge #{challenge.id} {closed_reason(challenge)}.")
+    return "\n".join(lines)
+
+
+def closed_reason(challenge: ChallengeRecord) -> str:
+    """How a challenge was closed, as a phrase: "was declined by bob"."""
+    if challenge.status is ChallengeStatus.ACCEPTED:
+        return f"was accepted: game #{challenge.game_id}"
+    if challenge.status is ChallengeStatus.DECLINED:
+        return f"was declined by {challenge.opponent_name}"
+    if challenge.status is ChallengeStatus.CANCELLED:
+        return f"was cancelled by {challenge.challenger_name}"
+    if challenge.status is ChallengeStatus.EXPIRED:
+        return "expired without an answer"
+    return "is open"
+
+
+def result_text(view: GameView) -> str:
+    """The result: "**alice wins** (all six stones connected)" or "**Draw** (draw agreed)"."""
+    outcome = view.outcome
+    if outcome is None:
+        return ""
+    if outcome.winner is None:
+        return f"**Draw** ({outcome.reason})."
+    winner = outcome.winner
+    return f"**{view.name(winner)} wins** with {view.colour(winner)} ({outcome.reason})."
+
+
+def turn_text(view: GameView, style: Style) -> str:
+    """Whose turn it is, with a mention: "@bob to move (Black)"."""
+    seat = view.state.to_move
+    line = (
+        f"{style.mention(view.record.players[seat], view.name(seat))} to move ({view.colour(seat)})"
+    )
+    extra = view.turn_info()
+    return f"{line}, {extra}." if extra else f"{line}."
+
+
+def header(view: GameView) -> str:
+    """The first line of a board message: "**Groups** #12 · alice vs bob"."""
+    record = view.record
+    title = game_title(view.game, record.options)
+    return f"**{title}** #{record.id} · {record.names[0]} vs {record.names[1]}"
+
+
+def move_caption(result: MoveResult, style: Style) -> str:
+    """The message under a board after a move (or a completed multi-move turn)."""
+    view = result.view
+    mover = view.name(result.move.seat)
+    moves = result.turn_notation if result.turn_complete else result.move.notation
+    lines = [header(view), f"Move {result.move.ply}: {mover} played **{moves}**."]
+    if result.draw_offer_lapsed:
+        lines.append(f"{mover} moved instead of answering the draw offer: it has lapsed.")
+    lines.append(result_text(view) if result.finished else turn_text(view, style))
+    return "\n".join(lines)
+
+
+def start_caption(view: GameView, style: Style) -> str:
+    """The message under the first board of a game."""
+    return "\n".join(
+        [
+            header(view),
+            f"The game begins: {seat_line(view, style)}.",
+            turn_text(view, style),
+        ]
+    )
+
+
+def board_caption(view: GameView, style: Style) -> str:
+    """The message under a board shown on request (/board)."""
+    last = f"Move {view.record.ply}." if view.record.ply else "No move yet."
+    end = result_text(view) if view.outcome is not None else turn_text(view, style)
+    return "\n".join([header(view), last, end])
+
+
+def end_caption(view: GameView, style: Style) -> str:
+    """The message when a game ends without a move (resignation, agreed draw, time)."""
+    return "\n".join([header(view), result_text(view), seat_line(view, style)])
+
+
+def games_text(records: Sequence[GameRecord], user_id: int, style: Style) -> str:
+    """The caller's active games: game, opponent, whose turn, where."""
+    if not records:
+        return "You have no game in progress. Start one with /play."
+    lines = [f"Your games ({len(records)}):"]
+    for record in records:
+        game = get_game(record.game)
+        seat = record.seat_of(user_id)
+        opponent_seat = 1 - seat if seat is not None else 1
+        turn = (
+            "**your turn**" if record.to_move == seat else f"{record.names[record.to_move]}'s turn"
+        )
+        lines.append(
+            f"#{record.id} {game_title(game, record.options)} vs "
+            f"{record.names[opponent_seat]} · move {record.ply} · {turn} · "
+            f"{style.game_link(record)}"
+        )
+    return "\n".join(lines)
+
+
+def rules_text(game: AnyGame) -> str:
+    """A short rules summary with notation and options, for /rules."""
+    lines = [
+        f"**{game.title}**: {game.colours[0]} moves first, then {game.colours[1]}.",
+        game.summary,
+        f"**Moves**: {game.notation}.",
+    ]
+    if game.quick_moves:
+        lines.append(f"**Buttons**: {', '.join(game.quick_moves)} (when legal).")
+    if game.option_specs:
+        lines.append("**Options** (in /play):")
+        for spec in game.option_specs:
+            lines.append(
+                f"- `{spec.name}`: {spec.description}; {spec.allowed()}, default {spec.default}."
+            )
+    return "\n".join(lines)
+
+
+HELP_COMMANDS = (
+    ("/play game [opponent] [options]", "challenge a member, or anyone when no opponent is given"),
+    ("/move notation", "play a move in your game (autocomplete lists the legal ones)"),
+    ("/board", "show the current board again"),
+    ("/resign", "give up the game"),
+    ("/draw", "offer a draw (or accept the opponent's offer)"),
+    ("/undo", "ask to take back your last move"),
+    ("/games", "your games in progress, with links"),
+    ("/rules game", "a short summary of a game's rules"),
+    ("/config", "server settings (Manage Server only)"),
+)
+"""The commands /help lists, with what they do."""
+
+
+def help_text() -> str:
+    """What /help shows: the commands and the games."""
+    lines = ["**Tabula**: abstract strategy games, played in threads with a picture per move."]
+    lines += [f"`{usage}`: {what}" for usage, what in HELP_COMMANDS]
+    lines.append("Games: " + ", ".join(game.title for game in list_games()) + ".")
+    lines.append(
+        "Under each board, **Move** opens a form to type your move; in a game's thread "
+        "/move needs only the notation."
+    )
+    return "\n".join(lines)

@@ -1,0 +1,227 @@
+"""The console, driven by scripted sessions like a user piping commands into it."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import AsyncIterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.boards import BoardImage
+from bot.cli import main
+from bot.console.app import ConsoleApp
+from bot.console.users import ConsoleUsers, user_id
+from bot.services.clock import ManualClock
+from bot.storage.sqlite import SqliteRepository
+
+DROP_WIN = ["c3", "c5", "d3", "d5", "e3", "e5", "f3", "f5", "c4", "c6", "d4"]
+
+
+class Session:
+    """A console over a temporary database, fed lines, with its output captured."""
+
+    def __init__(self, app: ConsoleApp, out: io.StringIO, repo: SqliteRepository) -> None:
+        self.app = app
+        self.out = out
+        self.repo = repo
+
+    async def run(self, script: str) -> str:
+        """Run the script's lines; return what they printed."""
+        start = self.out.tell()
+        await self.app.run(io.StringIO(script), prompt=False)
+        self.out.seek(start)
+        printed = self.out.read()
+        self.out.seek(0, io.SEEK_END)
+        return printed
+
+
+async def open_session(path: Path, clock: ManualClock, images: Path | None = None) -> Session:
+    repo = await SqliteRepository.open(path)
+    out = io.StringIO()
+    return Session(ConsoleApp(repo, clock, out=out, image_dir=images), out, repo)
+
+
+@pytest.fixture
+async def session(tmp_path: Path) -> AsyncIterator[Session]:
+    opened = await open_session(tmp_path / "c.sqlite3", ManualClock())
+    yield opened
+    await opened.repo.close()
+
+
+def moves_script(moves: list[str], players: tuple[str, str] = ("alice", "bob")) -> str:
+    return "".join(f"{players[i % 2]}> /move {m}\n" for i, m in enumerate(moves))
+
+
+async def test_a_whole_game(session: Session) -> None:
+    """Challenge, accept, moves to a win: the result is printed and the game is over."""
+    printed = await session.run(
+        "alice> /play groups @bob start=drop colour=white\nbob> /accept\n" + moves_script(DROP_WIN)
+    )
+    assert "@alice challenges @bob to Groups (start drop)." in printed
+    assert "alice plays White." in printed
+    assert "Challenge #1 was accepted: game #1." in printed
+    assert "The game begins: @alice (White) vs @bob (Black)." in printed
+    assert "Move 1: alice played c3.\n@bob to move (Black)." in printed
+    assert "Move 11: alice played d4.\nalice wins with White (all six stones connected)." in printed
+    assert "3 . . W W W W . ." in printed  # the text diagram after the last move
+    after = await session.run("alice> /games\n/move e4\n")
+    assert "(to alice) You have no game in progress. Start one with /play." in after
+    assert "(to alice) You have no game in progress here." in after
+
+
+async def test_refusals_are_private_and_change_nothing(session: Session) -> None:
+    """Wrong turn, stranger, illegal move, bad notation, unknown command."""
+    await session.run("alice> /play groups @bob colour=white\nbob> /accept\n")
+    printed = await session.run(
+        "bob> /move e3-e1\ncarol> /move 1 d3-e2\nalice> /move d3-d4\n/move d3-e2-f1\n/dance\n"
+    )
+    assert "(to bob) It is alice's turn, not yours." in printed
+    assert "(to carol) You are not playing in this game (alice vs bob)." in printed
+    assert "(to alice) d4 is occupied" in printed
+    assert "(to alice) 'd3-e2-f1' is not a Groups move" in printed
+    assert "(to alice) Unknown command '/dance'" in printed
+    assert await session.repo.list_moves(1) == []
+
+
+async def test_challenge_answers(session: Session) -> None:
+    """Decline, cancel, an open challenge taken by a third user, and who may do what."""
+    printed = await session.run(
+        "alice> /play hexade @bob size=6\ncarol> /accept 1\nbob> /decline\n"
+        "alice> /play groups @bob\nbob> /cancel 2\nalice> /cancel\n"
+        "alice> /play hexade\nalice> /accept 3\ncarol> /accept\n"
+    )
+    assert "(to carol) This challenge is for bob." in printed
+    assert "Challenge #1 was declined by bob." in printed
+    assert "(to bob) Only alice, who made this challenge, can cancel it." in printed
+    assert "Challenge #2 was cancelled by alice." in printed
+    assert "@alice is looking for an opponent for Hexade: anyone may accept." in printed
+    assert "(to alice) You cannot accept your own challenge" in printed
+    assert "Challenge #3 was accepted: game #1." in printed
+
+
+async def test_bad_challenges(session: Session) -> None:
+    """Self-challenges, unknown games and bad options get specific messages."""
+    printed = await session.run(
+        "alice> /play groups @alice\n/play chess @bob\n/play groups @bob start=wild\n"
+        "/play groups @bob colour=green\n/play\n/play groups bob\n"
+    )
+    assert "(to alice) You cannot challenge yourself." in printed
+    assert "(to alice) unknown game 'chess'" in printed
+    assert "(to alice) start must be one of standard, drop (got 'wild')" in printed
+    assert "(to alice) 'green' is not a colour in Groups" in printed
+    assert "(to alice) Name a game: /play GAME" in printed
+    assert "(to alice) 'bob': write options as key=value and opponents as @name." in printed
+
+
+async def test_expiry_is_announced(tmp_path: Path) -> None:
+    """A challenge left unanswered past its expiry is announced on the next line typed."""
+    clock = ManualClock()
+    session = await open_session(tmp_path / "e.sqlite3", clock)
+    try:
+        await session.run("alice> /config expiry=10m\n/play groups @bob\n")
+        clock.advance(timedelta(minutes=11))
+        printed = await session.run("bob> /accept\n")
+    finally:
+        await session.repo.close()
+    assert "Challenge #1 expired without an answer." in printed
+    assert "(to bob) There is no challenge for you to accept." in printed
+
+
+async def test_draw_and_undo(session: Session) -> None:
+    """Offer and decline a draw; take back a move with approval; agree a draw."""
+    await session.run("alice> /play groups @bob colour=white\nbob> /accept\nalice> /move d3-e2\n")
+    printed = await session.run(
+        "alice> /undo\nbob> /undo accept\nalice> /draw\nbob> /draw decline\n"
+        "alice> /draw\nbob> /draw\n"
+    )
+    assert (
+        "alice asks to take back d3-e2 in game #1. bob: /undo accept or /undo decline." in printed
+    )
+    assert "Taken back: d3-e2." in printed
+    assert "alice offers a draw in game #1. bob: /draw accept or /draw decline." in printed
+    assert "bob declined the draw offer in game #1." in printed
+    assert "(to alice) bob declined your draw offer; you can offer again after the next move." in (
+        printed
+    )
+    await session.run("alice> /move d3-e2\nalice> /draw\n")
+    ended = await session.run("bob> /draw accept\n")
+    assert "Draw (draw agreed)." in ended
+
+
+async def test_resign_and_several_games(session: Session) -> None:
+    """With two games, /move picks the one where it is the user's turn; /resign names one."""
+    await session.run(
+        "alice> /play groups @bob colour=white\nbob> /accept\n"
+        "alice> /play groups @bob colour=black start=drop\nbob> /accept\n"
+    )
+    printed = await session.run("alice> /move d3-e2\n/resign\n/resign 2\n")
+    assert "Move 1: alice played d3-e2." in printed
+    assert "(to alice) You have 2 games here: name one with its number" in printed
+    assert "bob wins with White (alice resigned)." in printed
+
+
+async def test_restart_continues_the_game(tmp_path: Path) -> None:
+    """A new console over the same database goes on with the game."""
+    clock = ManualClock()
+    first = await open_session(tmp_path / "r.sqlite3", clock)
+    await first.run("alice> /play groups @bob colour=white\nbob> /accept\nalice> /move d3-e2\n")
+    await first.repo.close()
+    second = await open_session(tmp_path / "r.sqlite3", clock)
+    try:
+        printed = await second.run("bob> /move e3-e1\n/board\n")
+    finally:
+        await second.repo.close()
+    assert "Move 2: bob played e3-e1." in printed
+    assert "Groups #1 · alice vs bob\nMove 2.\n@alice to move (White)." in printed
+
+
+async def test_pictures_are_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With an image folder, each board's picture is saved there and its path printed."""
+
+    def fake_render(view, **kwargs) -> BoardImage:
+        return BoardImage(b"\x89PNG fake", view.state.diagram(), f"game-{view.id}.png")
+
+    monkeypatch.setattr("bot.console.app.render_board", fake_render)
+    session = await open_session(tmp_path / "p.sqlite3", ManualClock(), tmp_path / "boards")
+    try:
+        printed = await session.run("alice> /play groups @bob\nbob> /accept\n")
+    finally:
+        await session.repo.close()
+    picture = tmp_path / "boards" / "game-1.png"
+    assert picture.read_bytes() == b"\x89PNG fake"
+    assert f"[picture: {picture}]" in printed
+
+
+async def test_help_rules_users_and_quit(session: Session) -> None:
+    """Informational commands answer privately; /quit ends the session early."""
+    printed = await session.run(
+        "/help\nalice> /help\n/rules groups\n/rules\nbob> /users\n/quit\nalice> /games\n"
+    )
+    assert "Say who is typing first" in printed
+    assert "(to alice) Tabula: abstract strategy games" in printed
+    assert "(to alice) Groups: White moves first, then Black." in printed
+    assert "(to alice) Name a game: /rules groups." in printed
+    assert "(to bob) Users: alice, bob." in printed
+    assert "You have no game" not in printed  # nothing after /quit ran
+
+
+def test_user_ids_are_stable_and_names_checked() -> None:
+    """The same name (any case) always gets the same id; odd names are refused."""
+    users = ConsoleUsers()
+    assert users.get("Alice").id == users.get("@alice").id == user_id("ALICE")
+    assert users.get("Alice").name == "Alice"
+    with pytest.raises(ValueError, match="is not a user name"):
+        users.get("9lives")
+
+
+def test_console_command_reads_piped_stdin(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`tabula console` runs piped commands and echoes them like a transcript."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("alice> /play groups @bob\nbob> /accept\n"))
+    status = main(["console", "--database", str(tmp_path / "x.sqlite3"), "--images", str(tmp_path)])
+    assert status == 0
+    out = capsys.readouterr().out
+    assert "bob> /accept\nChallenge #1 was accepted: game #1." in out
