@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from rules.base import (
@@ -299,6 +299,21 @@ class DiffusionState(GameState[DiffusionMove]):
                     yield DiffusionMove(path)
             cell = board.find(own, cell + 1)
 
+    def moves_from(self, col: int, row: int) -> list[DiffusionMove]:
+        """The listed moves of the stone on (col, row), one per destination; [] if it cannot move.
+
+        For pickers that choose a stone first and then a destination.
+        """
+        cell = _cell(col, row)
+        if (
+            self.result is not None
+            or self.board[cell] != self.to_move + 1
+            or self.frozen[cell] < 2
+            or self.moved >> cell & 1
+        ):
+            return []
+        return [DiffusionMove(path) for path in _paths_from(self.board, self.frozen, cell)]
+
     def _has_legal_move(self) -> bool:
         """True when the player to move has a legal move (cheaper than listing them)."""
         if self.echo_path and len(self._echo()[0].trace) > 1:
@@ -472,22 +487,22 @@ class DiffusionState(GameState[DiffusionMove]):
         echo_path = () if move.is_echo or captured >= 0 or moved_king else move.path
         king_captured = captured >= 0 and captured == self.kings[1 - mover]
         state = DiffusionState(
-            bytes(board),
-            bytes(frozen),
-            (kings[0], kings[1]),
-            mover,
-            self.ply + 1,
-            move,
-            self.turn_number,
-            self.moves_left - 1,
-            (self.moved & ~(1 << start)) | (1 << end),
-            echo_path,
-            (*self.turn_moves, move),
-            (*self.turn_paths, tuple(_point(cell) for cell in trace)),
-            self.previous_turn_moves,
-            self.previous_turn_paths,
-            captured_last,
-            Outcome(mover, KING_CAPTURED) if king_captured else None,
+            board=bytes(board),
+            frozen=bytes(frozen),
+            kings=(kings[0], kings[1]),
+            to_move=mover,
+            ply=self.ply + 1,
+            last_move=move,
+            turn_number=self.turn_number,
+            moves_left=self.moves_left - 1,
+            moved=(self.moved & ~(1 << start)) | (1 << end),
+            echo_path=echo_path,
+            turn_moves=(*self.turn_moves, move),
+            turn_paths=(*self.turn_paths, tuple(_point(cell) for cell in trace)),
+            previous_turn_moves=self.previous_turn_moves,
+            previous_turn_paths=self.previous_turn_paths,
+            captured_last=captured_last,
+            result=Outcome(mover, KING_CAPTURED) if king_captured else None,
         )
         if king_captured:
             return state
@@ -497,49 +512,24 @@ class DiffusionState(GameState[DiffusionMove]):
 
     def _next_turn(self) -> DiffusionState:
         """End the current turn: freeze the group sizes for the other player's turn."""
-        frozen, _ = group_sizes(self.board)
         turn_number = self.turn_number + 1
-        state = DiffusionState(
-            self.board,
-            frozen,
-            self.kings,
-            1 - self.to_move,
-            self.ply,
-            self.last_move,
-            turn_number,
-            _turn_length(turn_number),
-            0,
-            (),
-            (),
-            (),
-            self.turn_moves,
-            self.turn_paths,
-            self.captured_last,
-            None,
+        state = replace(
+            self,
+            frozen=group_sizes(self.board)[0],
+            to_move=1 - self.to_move,
+            turn_number=turn_number,
+            moves_left=_turn_length(turn_number),
+            moved=0,
+            echo_path=(),
+            turn_moves=(),
+            turn_paths=(),
+            previous_turn_moves=self.turn_moves,
+            previous_turn_paths=self.turn_paths,
         )
         return state._with_result(state._judge_turn_start())
 
     def _with_result(self, result: Outcome | None) -> DiffusionState:
-        if result is None:
-            return self
-        return DiffusionState(
-            self.board,
-            self.frozen,
-            self.kings,
-            self.to_move,
-            self.ply,
-            self.last_move,
-            self.turn_number,
-            self.moves_left,
-            self.moved,
-            self.echo_path,
-            self.turn_moves,
-            self.turn_paths,
-            self.previous_turn_moves,
-            self.previous_turn_paths,
-            self.captured_last,
-            result,
-        )
+        return self if result is None else replace(self, result=result)
 
     def _judge_turn_start(self) -> Outcome | None:
         """The outcome when the game ends as this turn starts, else None."""
@@ -777,24 +767,23 @@ class DiffusionGame(Game[DiffusionState]):
             board[cell] = 1
         for cell in black:
             board[cell] = 2
-        frozen, _ = group_sizes(bytes(board))
         state = DiffusionState(
-            bytes(board),
-            frozen,
-            (white_king, black_king),
-            (turn_number - 1) % 2,
-            0,
-            None,
-            turn_number,
-            _turn_length(turn_number),
-            0,
-            (),
-            (),
-            (),
-            (),
-            (),
-            (),
-            None,
+            board=bytes(board),
+            frozen=group_sizes(bytes(board))[0],
+            kings=(white_king, black_king),
+            to_move=(turn_number - 1) % 2,
+            ply=0,
+            last_move=None,
+            turn_number=turn_number,
+            moves_left=_turn_length(turn_number),
+            moved=0,
+            echo_path=(),
+            turn_moves=(),
+            turn_paths=(),
+            previous_turn_moves=(),
+            previous_turn_paths=(),
+            captured_last=(),
+            result=None,
         )
         return state._with_result(state._judge_turn_start())
 
@@ -855,22 +844,22 @@ class DiffusionGame(Game[DiffusionState]):
         except (ValueError, IndexError) as exc:
             raise DecodeError(f"not an encoded Diffusion Chess state: {exc}") from None
         state = DiffusionState(
-            board,
-            bytes(frozen),
-            (kings[0], kings[1]),
-            to_move,
-            ply,
-            last_move,
-            turn_number,
-            moves_left,
-            moved,
-            echo_path,
-            turn_moves,
-            turn_paths,
-            previous_moves,
-            previous_paths,
-            tuple(captured_last),
-            None,
+            board=board,
+            frozen=bytes(frozen),
+            kings=(kings[0], kings[1]),
+            to_move=to_move,
+            ply=ply,
+            last_move=last_move,
+            turn_number=turn_number,
+            moves_left=moves_left,
+            moved=moved,
+            echo_path=echo_path,
+            turn_moves=turn_moves,
+            turn_paths=turn_paths,
+            previous_turn_moves=previous_moves,
+            previous_turn_paths=previous_paths,
+            captured_last=tuple(captured_last),
+            result=None,
         )
         if fields[16] == "k":
             return state._with_result(Outcome(to_move, KING_CAPTURED))

@@ -140,6 +140,17 @@ def test_canonical_paths_in_an_open_position() -> None:
     }
 
 
+def test_moves_from_one_stone() -> None:
+    """moves_from() gives one stone's share of legal_moves(), and nothing for others."""
+    state = DIFFUSION.position(["j10", "j9", "j8"], ["t19", "s19"])
+    from_j9 = {state.format_move(move) for move in state.moves_from(*point("j9"))}
+    assert from_j9 == {t for t in notations(state) if t.startswith("j9-")}
+    assert len(from_j9) == 8
+    assert state.moves_from(*point("t19")) == []
+    assert state.moves_from(*point("a1")) == []
+    assert state.play_text("j9-k9").moves_from(*point("k9")) == []
+
+
 # --- the seed's example, reconstructed ---
 
 
