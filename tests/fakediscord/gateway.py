@@ -1,0 +1,331 @@
+"""The websocket gateway: HELLO, IDENTIFY/READY/GUILD_CREATE, heartbeats, RESUME, dispatches."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import WSMsgType, web
+
+from tests.fakediscord.state import (
+    INTENT_GUILD_PRESENCES,
+    INTENT_GUILDS,
+    PRIVILEGED_INTENTS,
+    FakeGuild,
+)
+
+if TYPE_CHECKING:
+    from tests.fakediscord.world import World
+
+log = logging.getLogger(__name__)
+
+DISPATCH = 0
+HEARTBEAT = 1
+IDENTIFY = 2
+PRESENCE_UPDATE = 3
+VOICE_STATE_UPDATE = 4
+RESUME = 6
+RECONNECT = 7
+REQUEST_GUILD_MEMBERS = 8
+INVALID_SESSION = 9
+HELLO = 10
+HEARTBEAT_ACK = 11
+
+HISTORY = 5000
+"""Dispatches kept per session so that a RESUME can replay what the bot missed."""
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"))
+
+
+class Session:
+    """A gateway session: survives reconnects until the bot closes cleanly or re-identifies."""
+
+    def __init__(self, intents: int) -> None:
+        self.id = secrets.token_hex(16)
+        self.intents = intents
+        self.seq = 0
+        self.history: deque[tuple[int, str]] = deque(maxlen=HISTORY)
+        self.connection: Connection | None = None
+        self.expect_resume = False
+        """True after the fake itself dropped the socket or asked for a reconnect."""
+
+
+class Connection:
+    """One websocket; frames go out through a queue so that their order is kept."""
+
+    def __init__(self, ws: web.WebSocketResponse) -> None:
+        self.ws = ws
+        self.session: Session | None = None
+        self.close_code: int | None = None
+        """Who closed first decides: the code the fake sent, or the one the client sent."""
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.writer = asyncio.create_task(self._write())
+
+    def send(self, data: dict[str, Any] | str) -> None:
+        """Queue a frame."""
+        self.queue.put_nowait(data if isinstance(data, str) else _dumps(data))
+
+    async def _write(self) -> None:
+        while True:
+            text = await self.queue.get()
+            if text is None or self.ws.closed:
+                return
+            try:
+                await self.ws.send_str(text)
+            except (ConnectionError, RuntimeError):
+                return
+
+    async def close(self, code: int, message: str = "") -> None:
+        """Close the websocket with `code`."""
+        self.close_code = self.close_code or code
+        self.queue.put_nowait(None)
+        await self.ws.close(code=code, message=message.encode())
+
+
+class Gateway:
+    """The gateway the bot connects to; only the newest session receives dispatches."""
+
+    def __init__(self, world: World, *, heartbeat_interval: int, privileged_intents: int) -> None:
+        self.world = world
+        self.heartbeat_interval = heartbeat_interval
+        self.privileged_intents = privileged_intents
+        self.url = ""
+        self.sessions: dict[str, Session] = {}
+        self.current: Session | None = None
+        self.connections: set[Connection] = set()
+        self.identifies = 0
+        self.resumes = 0
+        self.ready = asyncio.Event()
+        """Set while a bot is connected and has its READY and GUILD_CREATEs."""
+
+    @property
+    def deliverable(self) -> bool:
+        """Whether a dispatch reaches a bot now, or after the resume the fake asked for."""
+        session = self.current
+        return session is not None and (session.connection is not None or session.expect_resume)
+
+    @property
+    def intents(self) -> int:
+        """The connected bot's intents."""
+        return self.current.intents if self.current is not None else 0
+
+    def dispatch(self, event: str, data: dict[str, Any], intent: int = INTENT_GUILDS) -> bool:
+        """Send a dispatch to the current session; False if no bot is there to receive it.
+
+        Like Discord, the session keeps what it missed for a RESUME; but a bot that went
+        away (discord.py closes with 4000 even on `close()`) may never come back.
+        """
+        session = self.current
+        if session is None:
+            return False
+        delivered = self.deliverable
+        if intent and not session.intents & intent:
+            return True
+        session.seq += 1
+        text = _dumps({"op": DISPATCH, "t": event, "s": session.seq, "d": data})
+        session.history.append((session.seq, text))
+        if session.connection is not None:
+            session.connection.send(text)
+        return delivered
+
+    def guild_available(self, guild: FakeGuild) -> None:
+        """GUILD_CREATE for a guild added while the bot is connected."""
+        if self.current is not None:
+            self.dispatch("GUILD_CREATE", self._guild_payload(guild, self.current))
+
+    def _guild_payload(self, guild: FakeGuild, session: Session) -> dict[str, Any]:
+        bot_id = self.world.bot_user.id
+        return guild.payload(
+            bot_id=bot_id, all_members=bool(session.intents & INTENT_GUILD_PRESENCES)
+        )
+
+    async def handle(self, request: web.Request) -> web.WebSocketResponse:
+        """The websocket endpoint (both the gateway URL and `resume_gateway_url`)."""
+        ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
+        await ws.prepare(request)
+        connection = Connection(ws)
+        self.connections.add(connection)
+        connection.send({"op": HELLO, "d": {"heartbeat_interval": self.heartbeat_interval}})
+        try:
+            while True:
+                message = await ws.receive()
+                if message.type is WSMsgType.CLOSE:
+                    connection.close_code = connection.close_code or int(message.data or 1005)
+                    break
+                if message.type in (WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR):
+                    break
+                if message.type is not WSMsgType.TEXT:
+                    await connection.close(4002, "Decode error")
+                    break
+                try:
+                    frame = json.loads(message.data)
+                except ValueError:
+                    await connection.close(4002, "Decode error")
+                    break
+                await self._receive(connection, frame)
+        finally:
+            self._closed(connection, connection.close_code)
+        return ws
+
+    async def _receive(self, connection: Connection, frame: dict[str, Any]) -> None:
+        op = frame.get("op")
+        data = frame.get("d")
+        if op == HEARTBEAT:
+            connection.send({"op": HEARTBEAT_ACK})
+        elif op == IDENTIFY:
+            await self._identify(connection, data or {})
+        elif op == RESUME:
+            await self._resume(connection, data or {})
+        elif connection.session is None:
+            await connection.close(4003, "Not authenticated.")
+        elif op == REQUEST_GUILD_MEMBERS:
+            self._members_chunk(data or {})
+        elif op in (PRESENCE_UPDATE, VOICE_STATE_UPDATE):
+            return
+        else:
+            await connection.close(4001, "Unknown opcode.")
+
+    async def _identify(self, connection: Connection, data: dict[str, Any]) -> None:
+        if connection.session is not None:
+            await connection.close(4005, "Already authenticated.")
+            return
+        if data.get("token") != self.world.token:
+            await connection.close(4004, "Authentication failed.")
+            return
+        intents = int(data.get("intents") or 0)
+        if intents & PRIVILEGED_INTENTS & ~self.privileged_intents:
+            await connection.close(4014, "Disallowed intent(s).")
+            return
+        session = Session(intents)
+        self.sessions[session.id] = session
+        self._attach(connection, session)
+        self.identifies += 1
+        world = self.world
+        guilds = [g for g in world.guilds.values() if world.bot_user.id in g.members]
+        user = world.bot_user.payload()
+        user.update(verified=True, mfa_enabled=False, email=None)
+        ready = {
+            "v": 10,
+            "user": user,
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
+            "session_id": session.id,
+            "session_type": "normal",
+            "resume_gateway_url": self.url.replace("/gateway", "/resume"),
+            "application": {"id": str(world.application_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "guild_join_requests": [],
+            "geo_ordered_rtc_regions": [],
+            "auth_session_id_hash": "",
+            "user_settings": {},
+            "_trace": ["fakediscord"],
+        }
+        if "shard" in data:
+            ready["shard"] = data["shard"]
+        self.dispatch("READY", ready, 0)
+        for guild in guilds:
+            self.dispatch("GUILD_CREATE", self._guild_payload(guild, session), 0)
+        self.ready.set()
+        self.world.emit("gateway_identified", session)
+
+    async def _resume(self, connection: Connection, data: dict[str, Any]) -> None:
+        session = self.sessions.get(str(data.get("session_id")))
+        if data.get("token") != self.world.token:
+            await connection.close(4004, "Authentication failed.")
+            return
+        seq = int(data.get("seq") or 0)
+        oldest = session.history[0][0] if session and session.history else 1
+        if session is None or (session.history and seq + 1 < oldest):
+            connection.send({"op": INVALID_SESSION, "d": False})
+            return
+        old = session.connection
+        if old is not None and old is not connection:
+            await old.close(4000, "Session resumed elsewhere.")
+        self._attach(connection, session)
+        session.expect_resume = False
+        self.resumes += 1
+        for number, text in session.history:
+            if number > seq:
+                connection.send(text)
+        self.dispatch("RESUMED", {"_trace": ["fakediscord"]}, 0)
+        self.ready.set()
+        self.world.emit("gateway_resumed", session)
+
+    def _attach(self, connection: Connection, session: Session) -> None:
+        connection.session = session
+        session.connection = connection
+        self.current = session
+
+    def _members_chunk(self, data: dict[str, Any]) -> None:
+        guild = self.world.guilds.get(int(data.get("guild_id") or 0))
+        if guild is None:
+            return
+        query = str(data.get("query") or "").lower()
+        wanted = {int(u) for u in data.get("user_ids") or []}
+        limit = int(data.get("limit") or 0) or len(guild.members)
+        members = [
+            m.payload()
+            for m in guild.members.values()
+            if (m.user.id in wanted if wanted else m.user.name.lower().startswith(query))
+        ][:limit]
+        chunk: dict[str, Any] = {
+            "guild_id": str(guild.id),
+            "members": members,
+            "chunk_index": 0,
+            "chunk_count": 1,
+        }
+        if data.get("nonce") is not None:
+            chunk["nonce"] = data["nonce"]
+        if wanted:
+            chunk["not_found"] = [str(u) for u in wanted if u not in guild.members]
+        self.dispatch("GUILD_MEMBERS_CHUNK", chunk, 0)
+
+    def _closed(self, connection: Connection, code: int | None) -> None:
+        self.connections.discard(connection)
+        connection.queue.put_nowait(None)
+        session = connection.session
+        if session is None or session.connection is not connection:
+            return
+        session.connection = None
+        if code in (1000, 1001):
+            # A clean close ends the session: the bot must identify again.
+            self.sessions.pop(session.id, None)
+            if self.current is session:
+                self.current = None
+        if self.current is session or self.current is None:
+            self.ready.clear()
+        self.world.emit("gateway_closed", connection)
+
+    @property
+    def connected(self) -> bool:
+        """Whether the current session has a live websocket."""
+        return self.current is not None and self.current.connection is not None
+
+    async def disconnect(self, code: int = 4000) -> None:
+        """Drop the bot's websocket (it reconnects and resumes, as after a network blip)."""
+        session = self.current
+        if session is not None and session.connection is not None:
+            session.expect_resume = code not in (1000, 1001, 4004, 4010, 4011, 4012, 4013, 4014)
+            await session.connection.close(code, "Disconnected by the test.")
+
+    def request_reconnect(self) -> None:
+        """Send op 7 RECONNECT: the bot closes the socket and resumes."""
+        session = self.current
+        if session is not None and session.connection is not None:
+            session.expect_resume = True
+            session.connection.send({"op": RECONNECT, "d": None})
+
+    async def close(self) -> None:
+        """Close every websocket (the fake is stopping)."""
+        for connection in list(self.connections):
+            with contextlib.suppress(Exception):
+                await connection.close(1001, "Going away.")
+            connection.writer.cancel()

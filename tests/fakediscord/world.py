@@ -1,0 +1,314 @@
+"""The fake's data and its core changes: ids, clock, indexes, posting, threads, DMs, waiting."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from tests.fakediscord import permissions as perm
+from tests.fakediscord.commands import CommandStore
+from tests.fakediscord.errors import FakeDiscordTimeout
+from tests.fakediscord.state import (
+    DISCORD_EPOCH_MS,
+    DM,
+    INTENT_DIRECT_MESSAGES,
+    INTENT_GUILD_MESSAGES,
+    INTENT_GUILDS,
+    INTENT_MESSAGE_CONTENT,
+    PRIVATE_THREAD,
+    THREAD_CREATED,
+    FakeAttachment,
+    FakeChannel,
+    FakeGuild,
+    FakeMember,
+    FakeMessage,
+    FakeRole,
+    FakeUser,
+)
+
+if TYPE_CHECKING:
+    from tests.fakediscord.interactions import FakeInteraction
+
+T = TypeVar("T")
+
+POLL_INTERVAL = 0.05
+"""Seconds between re-checks of a wait when nothing in the fake changes."""
+
+Listener = Callable[[str, Any], None]
+"""Called as `listener(event, obj)` for "message_create", "message_update", "message_delete",
+"thread_create" (a FakeMessage or FakeChannel) and "interaction_response" (a FakeInteraction)."""
+
+
+class EventSink(Protocol):
+    """Where gateway events go (the gateway, once the fake is started)."""
+
+    @property
+    def intents(self) -> int:
+        """The intents of the connected bot (0 when none is connected)."""
+        ...
+
+    def dispatch(self, event: str, data: dict[str, Any], intent: int = INTENT_GUILDS) -> bool:
+        """Send a dispatch event to the connected bot; False if no bot is connected."""
+        ...
+
+    def guild_available(self, guild: FakeGuild) -> None:
+        """Send GUILD_CREATE for a guild the bot just joined."""
+        ...
+
+
+class World:
+    """Everything the fake Discord knows, indexed by id for O(1) lookups."""
+
+    def __init__(self, *, bot_name: str = "Tabula") -> None:
+        self.base_url = ""
+        self.time_offset = 0.0
+        self.response_deadline = 3.0
+        """Seconds a bot has to answer an interaction (Discord: 3)."""
+        self.token_lifetime = 15 * 60.0
+        """Seconds an interaction token works for follow-ups and edits (Discord: 15 minutes)."""
+        self._last_id = 0
+        self.users: dict[int, FakeUser] = {}
+        self.guilds: dict[int, FakeGuild] = {}
+        self.channels: dict[int, FakeChannel] = {}
+        self.messages: dict[int, FakeMessage] = {}
+        self.attachments: dict[int, FakeAttachment] = {}
+        self.dm_channels: dict[int, FakeChannel] = {}
+        self.interactions: dict[int, FakeInteraction] = {}
+        self.interactions_by_token: dict[str, FakeInteraction] = {}
+        self.gateway: EventSink | None = None
+        self.listeners: list[Listener] = []
+        self.recent_errors: deque[str] = deque(maxlen=5)
+        """The last REST errors (and unknown routes), quoted when a wait times out."""
+        self._waiters: list[asyncio.Future[None]] = []
+        self.global_commands = CommandStore(self)
+        self.guild_commands: dict[int, CommandStore] = {}
+        self.bot_user = self.add_user(bot_name, bot=True)
+        self.application_id = self.bot_user.id
+        self.token = f"fake.{self.bot_user.id}.{secrets.token_urlsafe(24)}"
+
+    # ids and time
+
+    def now(self) -> float:
+        """The fake's clock: real time plus whatever `advance_time` added."""
+        return time.time() + self.time_offset
+
+    def new_id(self) -> int:
+        """A fresh snowflake, increasing, encoding the fake clock like Discord's."""
+        candidate = (int(self.now() * 1000) - DISCORD_EPOCH_MS) << 22
+        self._last_id = max(candidate, self._last_id + 1)
+        return self._last_id
+
+    # people and places
+
+    def add_user(
+        self,
+        name: str,
+        *,
+        global_name: str | None = None,
+        bot: bool = False,
+        accepts_dms: bool = True,
+    ) -> FakeUser:
+        """Create a user."""
+        user = FakeUser(self.new_id(), name, global_name, bot, accepts_dms)
+        self.users[user.id] = user
+        return user
+
+    def add_guild(
+        self,
+        name: str,
+        *,
+        owner: FakeUser | None = None,
+        bot_permissions: int = perm.DEFAULT_BOT,
+    ) -> FakeGuild:
+        """Create a server with @everyone, the bot as a member (its role has `bot_permissions`)."""
+        guild = FakeGuild(self, self.new_id(), name, owner.id if owner else 0)
+        role = FakeRole(self.new_id(), guild, self.bot_user.name, bot_permissions, 1, managed=True)
+        guild.roles[role.id] = role
+        guild.bot_role = role
+        guild.members[self.bot_user.id] = FakeMember(self.bot_user, guild, [role], self.now())
+        self.guilds[guild.id] = guild
+        if owner is not None:
+            guild.add_member(owner)
+        if self.gateway is not None:
+            self.gateway.guild_available(guild)
+        return guild
+
+    def guild_command_store(self, guild_id: int) -> CommandStore:
+        """The commands synced to one guild."""
+        store = self.guild_commands.get(guild_id)
+        if store is None:
+            store = self.guild_commands[guild_id] = CommandStore(self, guild_id)
+        return store
+
+    def register_channel(self, channel: FakeChannel) -> None:
+        """Index a channel, thread or DM."""
+        self.channels[channel.id] = channel
+
+    def dm_channel(self, user: FakeUser) -> FakeChannel:
+        """The DM channel between the bot and `user` (created on first use)."""
+        channel = self.dm_channels.get(user.id)
+        if channel is None:
+            channel = FakeChannel(self, self.new_id(), DM, f"dm-{user.name}", recipient=user)
+            self.dm_channels[user.id] = channel
+            self.register_channel(channel)
+        return channel
+
+    # gateway events and observers
+
+    def announce(self, event: str, data: dict[str, Any], intent: int = INTENT_GUILDS) -> None:
+        """Dispatch a gateway event if a bot is connected (and asked for `intent`)."""
+        if self.gateway is not None:
+            self.gateway.dispatch(event, data, intent)
+
+    def emit(self, event: str, obj: Any) -> None:
+        """Tell listeners and wake everything waiting on the fake."""
+        for listener in self.listeners:
+            listener(event, obj)
+        waiters, self._waiters = self._waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+
+    async def wait_until(
+        self, check: Callable[[], T | None], timeout: float, what: Callable[[], str]
+    ) -> T:
+        """Wait until `check()` returns something other than None (re-checked on every change)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            result = check()
+            if result is not None:
+                return result
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise FakeDiscordTimeout(f"timed out after {timeout:g}s waiting for {what()}")
+            waiter: asyncio.Future[None] = loop.create_future()
+            self._waiters.append(waiter)
+            try:
+                # Woken by every change of the fake; polled too, for checks on the bot's state.
+                await asyncio.wait_for(waiter, min(remaining, POLL_INTERVAL))
+            except TimeoutError:
+                continue
+
+    def error_hint(self) -> str:
+        """Recent REST errors, to explain a timeout (empty if there were none)."""
+        if not self.recent_errors:
+            return ""
+        return "; recent REST errors: " + " | ".join(self.recent_errors)
+
+    def message_payload(self, message: FakeMessage) -> dict[str, Any]:
+        """A message's JSON, with attachment URLs on this server."""
+        return message.payload(self.base_url, self.bot_user.id)
+
+    # messages
+
+    def store_message(self, message: FakeMessage) -> None:
+        """Index a new message, show it in its channel unless ephemeral, tell the bot."""
+        self.messages[message.id] = message
+        message.changed = message.id
+        channel = message.channel
+        if not message.ephemeral:
+            channel.messages.append(message)
+            channel.last_message_id = message.id
+            if channel.is_thread:
+                channel.total_message_sent += 1
+            self.announce("MESSAGE_CREATE", self._event_payload(message), _intent_for(channel))
+        self.emit("message_create", message)
+
+    def _event_payload(self, message: FakeMessage) -> dict[str, Any]:
+        """A message as the bot receives it: without MESSAGE_CONTENT, others' text is hidden."""
+        data = self.message_payload(message)
+        hidden = (
+            message.author is not self.bot_user
+            and not message.channel.is_dm
+            and self.bot_user not in message.mentions
+            and not (self.gateway is not None and self.gateway.intents & INTENT_MESSAGE_CONTENT)
+        )
+        if hidden:
+            data.update(content="", embeds=[], attachments=[], components=[])
+        return data
+
+    def message_edited(self, message: FakeMessage) -> None:
+        """Tell the bot and the waiters that a message changed."""
+        message.changed = self.new_id()
+        if not message.ephemeral:
+            self.announce(
+                "MESSAGE_UPDATE", self._event_payload(message), _intent_for(message.channel)
+            )
+        self.emit("message_update", message)
+
+    def delete_message(self, message: FakeMessage) -> None:
+        """Delete a message."""
+        message.deleted = True
+        channel = message.channel
+        if message in channel.messages:
+            channel.messages.remove(message)
+        if not message.ephemeral:
+            data: dict[str, Any] = {"id": str(message.id), "channel_id": str(channel.id)}
+            if channel.guild is not None:
+                data["guild_id"] = str(channel.guild.id)
+            self.announce("MESSAGE_DELETE", data, _intent_for(channel))
+        self.emit("message_delete", message)
+
+    # threads
+
+    def create_thread(
+        self,
+        parent: FakeChannel,
+        name: str,
+        *,
+        thread_type: int,
+        starter: FakeMessage | None = None,
+        auto_archive_duration: int = 1440,
+        invitable: bool = True,
+    ) -> FakeChannel:
+        """Start a thread (from `starter`, whose id it takes, or standalone); the bot joins it."""
+        assert parent.guild is not None
+        thread = FakeChannel(
+            self,
+            starter.id if starter is not None else self.new_id(),
+            thread_type,
+            name,
+            guild=parent.guild,
+            parent=parent,
+            owner_id=self.bot_user.id,
+        )
+        thread.stamp = self.new_id()
+        thread.auto_archive_duration = auto_archive_duration
+        thread.invitable = invitable
+        thread.thread_member_ids.append(self.bot_user.id)
+        parent.threads.append(thread)
+        parent.guild.threads_by_id[thread.id] = thread
+        self.register_channel(thread)
+        data = thread.payload(bot_id=self.bot_user.id)
+        data["newly_created"] = True
+        self.announce("THREAD_CREATE", data)
+        if starter is not None:
+            starter.thread = thread
+            self.message_edited(starter)
+        elif thread_type != PRIVATE_THREAD:
+            notice = FakeMessage(
+                self.new_id(),
+                parent,
+                self.bot_user,
+                content=name,
+                type=THREAD_CREATED,
+                created_at=self.now(),
+                thread=thread,
+            )
+            self.store_message(notice)
+        self.emit("thread_create", thread)
+        return thread
+
+    def thread_updated(self, thread: FakeChannel) -> None:
+        """Tell the bot a thread changed (archived, renamed, members...)."""
+        self.announce("THREAD_UPDATE", thread.payload(bot_id=self.bot_user.id))
+        self.emit("thread_update", thread)
+
+
+def _intent_for(channel: FakeChannel) -> int:
+    return INTENT_DIRECT_MESSAGES if channel.is_dm else INTENT_GUILD_MESSAGES
