@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import pairwise, product
 
 import pytest
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
-from rules import IllegalMoveError, InvalidMoveError, Outcome, get_game
+from rules import DecodeError, IllegalMoveError, InvalidMoveError, Outcome, get_game
 from rules.diffusion import (
     CELLS,
     DIFFUSION,
@@ -573,6 +573,25 @@ def test_encode_restores_mid_turn_state() -> None:
     assert restored == state
     assert restored.echo_preview == state.echo_preview
     assert refused(restored, "c4-c3") == "c4 already moved this turn"
+
+
+@pytest.mark.parametrize(
+    "mangle",
+    [
+        lambda f: ["2", *f[1:]],
+        lambda f: f[:5],
+        lambda f: [*f[:5], f[5].replace(".", "x", 1), *f[6:]],
+        lambda f: [*f[:6], "1", *f[7:]],
+        lambda f: [*f[:7], "a1,k15", *f[8:]],
+        lambda f: [*f[:9], "a1-a3", *f[10:]],
+        lambda f: [*f[:16], "won"],
+    ],
+)
+def test_decode_rejects_damaged_text(mangle: Callable[[list[str]], list[str]]) -> None:
+    """Damaged encodings raise DecodeError, never another exception."""
+    fields = DIFFUSION.position(ECHO_WHITE, ["a19"]).play_text("k8-l8").encode().split(";")
+    with pytest.raises(DecodeError):
+        DIFFUSION.decode(";".join(mangle(fields)))
 
 
 def test_registry_finds_diffusion() -> None:
