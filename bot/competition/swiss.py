@@ -51,12 +51,9 @@ class _Entry:
     group_position: int
     group_size: int
     seats: tuple[int, ...]
+    difference: int
+    """First seats minus second seats so far."""
     byes: int
-
-    @property
-    def difference(self) -> int:
-        """First seats minus second seats so far."""
-        return colour_difference(self.seats)
 
 
 def pair_round(
@@ -117,6 +114,7 @@ def _entries(
                 group_position=position[score],
                 group_size=groups[score],
                 seats=tuple(histories.get(player, ())),
+                difference=colour_difference(histories.get(player, ())),
                 byes=table[player].byes,
             )
         )

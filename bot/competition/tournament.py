@@ -10,11 +10,11 @@ round once the current one is complete. Pairings that come back with a result al
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from bot.competition import elimination, round_robin, swiss
+from bot.competition import elimination, round_robin, swiss, tables
 from bot.competition.records import Entrant, Pairing, PlayerId, Result, players_of, seed
 from bot.competition.scoring import SWISS_BYE_POINTS
 from bot.competition.standings import Standing, rank_players
@@ -216,6 +216,28 @@ class Tournament:
             bye_points=SWISS_BYE_POINTS,
             withdrawn=self.withdrawn,
         )
+
+    def standings_table(self, names: Mapping[PlayerId, str]) -> str:
+        """The standings as aligned text for a code block, with the format's columns."""
+        return tables.standings_table(
+            self.standings(),
+            names,
+            tiebreaks=self.format.tiebreaks,
+            points=self.format is not Format.SINGLE_ELIMINATION,
+        )
+
+    def pairings_table(
+        self,
+        number: int,
+        names: Mapping[PlayerId, str],
+        *,
+        seats: tuple[str, str] = ("First", "Second"),
+    ) -> str:
+        """Round `number`'s boards as aligned text, with each player's points so far."""
+        before = replace(self, pairings=tuple(p for p in self.pairings if p.round < number))
+        points = {standing.player: standing.points for standing in before.standings()}
+        shown = points if self.format is not Format.SINGLE_ELIMINATION else None
+        return tables.pairings_table(self.round_pairings(number), names, points=shown, seats=seats)
 
     def resting(self, number: int) -> tuple[PlayerId, ...]:
         """Active players with neither a game nor a bye in round `number`."""

@@ -1,4 +1,4 @@
-"""The `tabula` command line: games, replay and the rules benchmark."""
+"""The `tabula` command line: games, replay and the benchmarks."""
 
 from __future__ import annotations
 
@@ -99,6 +99,16 @@ def test_bench_rules_reports_hexade_win_check(capsys: pytest.CaptureFixture[str]
     assert reports[0]["full win check_median_us"] > 0
     assert reports[0]["sixes()_median_us"] > 0
     assert all(r["plays"] > 0 for r in reports)
+
+
+def test_bench_pairing_times_swiss_rounds(capsys: pytest.CaptureFixture[str]) -> None:
+    """`tabula bench pairing 9` pairs a real Swiss of nine and rates real games."""
+    status, out = run_cli(capsys, "bench", "pairing", "9", "--rounds", "3", "--json")
+    assert status == 0
+    swiss, ratings = (json.loads(line) for line in out.splitlines())
+    assert swiss["field"] == 9 and swiss["rounds"] == 3
+    assert 0 < swiss["pairing_median_ms"] <= swiss["pairing_max_ms"]
+    assert ratings["rated_games_per_second"] > 0
 
 
 def test_run_without_token_opens_the_console(

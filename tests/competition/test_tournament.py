@@ -198,3 +198,28 @@ def test_bad_operations_are_refused() -> None:
         tournament.withdraw(9)
     with pytest.raises(ValueError, match="withdrawn already"):
         tournament.withdraw(1).withdraw(1)
+
+
+def test_tables_of_a_tournament() -> None:
+    """The tournament's tables show the format's columns and points before the round."""
+    tournament = Tournament(Format.SWISS, (1, 2, 3), rounds=2)
+    tournament = tournament.with_pairings(tournament.advance())
+    (game,) = tournament.unfinished()
+    tournament = tournament.with_result(game, W)
+    tournament = tournament.with_pairings(tournament.advance())
+    names = {1: "Ann", 2: "Ben", 3: "Cat"}
+    assert tournament.standings_table(names).splitlines()[0].split() == [
+        "#",
+        "Player",
+        "Pts",
+        "W",
+        "D",
+        "L",
+        "Bye",
+        "Bh",
+        "Bh-1",
+        "SB",
+    ]
+    lines = tournament.pairings_table(2, names, seats=("White", "Black")).splitlines()
+    assert lines[0].split() == ["White", "Black"]
+    assert all("(" in line for line in lines[1:]), "points before the round on every line"
