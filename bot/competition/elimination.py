@@ -154,10 +154,9 @@ def replays(
         return ()
     due = []
     for match in rounds[-1]:
-        if match.decided or not match.games or not match.games[-1].is_finished:
+        last = match.games[-1] if match.games else None
+        if match.decided or last is None or last.second is None or not last.is_finished:
             continue
-        last = match.games[-1]
-        assert last.second is not None  # a match with games has two sides
         due.append(Pairing(last.round, last.second, last.first))
     return tuple(due)
 

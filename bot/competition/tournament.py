@@ -161,7 +161,9 @@ class Tournament:
         if self.format is Format.SWISS:
             return len(self.active_players) < MIN_PLAYERS
         if self.format is Format.SINGLE_ELIMINATION:
-            return sum(1 for m in self._bracket()[-1] if m.winner is not None) < MIN_PLAYERS
+            # A lone survivor still walks through the remaining rounds to the title.
+            survivors = {m.winner for m in self._bracket()[-1]} - {None} - self.withdrawn
+            return not survivors
         return False
 
     def advance(self) -> tuple[Pairing, ...]:

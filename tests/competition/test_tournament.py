@@ -223,3 +223,34 @@ def test_tables_of_a_tournament() -> None:
     lines = tournament.pairings_table(2, names, seats=("White", "Black")).splitlines()
     assert lines[0].split() == ["White", "Black"]
     assert all("(" in line for line in lines[1:]), "points before the round on every line"
+
+
+def favourites_win(tournament: Tournament) -> Tournament:
+    """Every unfinished game won by the better seed (the smaller id here)."""
+    for game in tournament.unfinished():
+        assert game.second is not None
+        tournament = tournament.with_result(game, W if game.first < game.second else L)
+    return tournament
+
+
+def test_elimination_ends_when_every_survivor_has_withdrawn() -> None:
+    """Both semi-final winners leave: nothing is left to pair and nobody wins."""
+    tournament = Tournament(Format.SINGLE_ELIMINATION, (1, 2, 3, 4), rounds=2)
+    tournament = tournament.with_pairings(tournament.advance())
+    tournament = favourites_win(tournament)
+    tournament = tournament.withdraw(1).withdraw(2)
+    assert tournament.is_finished and tournament.advance() == ()
+    assert all(s.note != "winner" for s in tournament.standings())
+
+
+def test_elimination_lone_survivor_walks_to_the_title() -> None:
+    """The only finalist left gets a bye in the final and wins the tournament."""
+    tournament = Tournament(Format.SINGLE_ELIMINATION, (1, 2, 3, 4), rounds=2)
+    tournament = tournament.with_pairings(tournament.advance())
+    tournament = favourites_win(tournament)
+    tournament = tournament.withdraw(2)
+    final = tournament.advance()
+    assert final == (Pairing(2, 1),)
+    tournament = tournament.with_pairings(final)
+    assert tournament.is_finished
+    assert tournament.standings()[0].player == 1 and tournament.standings()[0].note == "winner"
