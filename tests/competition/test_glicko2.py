@@ -81,8 +81,8 @@ def test_new_volatility_solves_the_papers_equation(
         return ex * (delta**2 - phi**2 - v - ex) / (2 * (phi**2 + v + ex) ** 2) - (x - a) / tau**2
 
     root = math.log(new_volatility(phi, sigma, v, delta, tau) ** 2)
-    # f falls steeply (slope at most -1/τ²), so a tiny f means a root within about 1e-6.
-    assert abs(f(root)) < 1e-5
+    # f is decreasing, so a root within 1e-5 shows as a sign change across it.
+    assert f(root - 1e-5) > 0 > f(root + 1e-5)
 
 
 def test_paper_example_final_rating() -> None:
