@@ -636,8 +636,13 @@ class FakeDiscord:
     async def wait_for(
         self, check: Callable[[], T | None], *, timeout: float = 5.0, what: str = "a condition"
     ) -> T:
-        """Wait until `check()` returns something other than None; re-checked on every change."""
-        return await self.world.wait_until(check, timeout, lambda: what + self.world.error_hint())
+        """Wait until `check()` returns something other than None.
+
+        It is re-checked on every change of the fake and every 50 ms (for checks on the bot).
+        """
+        return await self.world.wait_until(
+            check, timeout, lambda: what + self.world.error_hint(), poll=True
+        )
 
     async def wait_for_message(
         self,
@@ -670,7 +675,7 @@ class FakeDiscord:
                 f"a matching message in {where}; last messages: {recent}{self.world.error_hint()}"
             )
 
-        return await self.world.wait_until(check, timeout, what)
+        return await self.world.wait_until(check, timeout, what, topic=channel)
 
     async def wait_for_thread(
         self,
@@ -698,7 +703,7 @@ class FakeDiscord:
             return None
 
         return await self.world.wait_until(
-            check, timeout, lambda: f"a thread in {parent!r}{self.world.error_hint()}"
+            check, timeout, lambda: f"a thread in {parent!r}{self.world.error_hint()}", topic=parent
         )
 
 

@@ -154,6 +154,7 @@ class FakeInteraction:
             lambda: self.response_info,
             timeout,
             lambda: f"the bot's response to {self.label}{self._problems()}",
+            topic=self,
         )
 
     async def followups(self, n: int = 1, timeout: float = 5.0) -> list[FakeMessage]:
@@ -165,6 +166,7 @@ class FakeInteraction:
                 f"{n} follow-up(s) to {self.label} (got {len(self.followup_messages)})"
                 f"{self._problems()}"
             ),
+            topic=self,
         )
 
     def _problems(self) -> str:
@@ -275,7 +277,7 @@ def respond(
         interaction.original = response.message
         interaction.own_messages[response.message.id] = response.message
     interaction.response_info = response
-    world.emit("interaction_response", interaction)
+    world.emit("interaction_response", interaction, (interaction,))
     return callback_body(world, interaction, response)
 
 
@@ -386,7 +388,7 @@ def followup(
         )
     interaction.own_messages[message.id] = message
     interaction.followup_messages.append(message)
-    world.emit("interaction_followup", interaction)
+    world.emit("interaction_followup", interaction, (interaction,))
     return message
 
 

@@ -633,7 +633,7 @@ class RestApi:
         """Edit one of the bot's messages."""
         channel = self._channel(request)
         message = self._message(channel, request)
-        if message.author is not self.world.bot_user or message.webhook_id is not None:
+        if message.author is not self.world.bot_user:
             raise DiscordHTTPError(403, 50005, "Cannot edit a message authored by another user")
         payload, uploads = await read_body(request)
         return self._message_json(edit_message(self.world, message, payload, uploads))
@@ -781,7 +781,7 @@ class RestApi:
             if channel.guild is not None:
                 event["guild_id"] = str(channel.guild.id)
             self.world.announce("MESSAGE_REACTION_ADD", event, INTENT_GUILD_MESSAGE_REACTIONS)
-            self.world.emit("message_update", message)
+            self.world.emit_message("message_update", message)
         return web.Response(status=204)
 
     async def remove_reaction(self, request: web.Request) -> web.Response:
@@ -793,7 +793,7 @@ class RestApi:
             users.remove(self.world.bot_user.id)
             if not users:
                 del message.reactions[request.match_info["emoji"]]
-            self.world.emit("message_update", message)
+            self.world.emit_message("message_update", message)
         return web.Response(status=204)
 
     # guilds

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -328,3 +329,47 @@ class SampleBot(discord.Client):
         @app_commands.autocomplete(value=too_many)
         async def overflow(interaction: discord.Interaction, value: str) -> None:
             await interaction.response.send_message(value)
+
+
+Script = Callable[[discord.Interaction], Awaitable[None]]
+
+
+class ScriptedBot(discord.Client):
+    """A bot whose answer to every interaction is whatever coroutine the test sets in `script`.
+
+    It declares one command, `/do what:<text>`; clicks and modal submits reach the script too.
+    Exceptions the script raises are kept in `failures`.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(intents=discord.Intents.default(), guild_ready_timeout=0.05)
+        self.tree = app_commands.CommandTree(self)
+        self.script: Script | None = None
+        self.failures: list[BaseException] = []
+        self.finished = 0
+        """How many interactions the script has finished with."""
+
+        @self.tree.command(name="do", description="Run the test's script")
+        async def do(interaction: discord.Interaction, what: str = "") -> None:
+            await self._run(interaction)
+
+    async def setup_hook(self) -> None:
+        """Sync `/do`."""
+        await self.tree.sync()
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Components and modal submits go to the script (commands go through the tree)."""
+        if interaction.type in (
+            discord.InteractionType.component,
+            discord.InteractionType.modal_submit,
+        ):
+            await self._run(interaction)
+
+    async def _run(self, interaction: discord.Interaction) -> None:
+        try:
+            if self.script is not None:
+                await self.script(interaction)
+        except Exception as error:  # kept for the test to assert on
+            self.failures.append(error)
+        finally:
+            self.finished += 1

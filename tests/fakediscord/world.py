@@ -83,7 +83,7 @@ class World:
         self.listeners: list[Listener] = []
         self.recent_errors: deque[str] = deque(maxlen=5)
         """The last REST errors (and unknown routes), quoted when a wait times out."""
-        self._waiters: list[asyncio.Future[None]] = []
+        self._waiters: dict[object, list[asyncio.Future[None]]] = {}
         self.global_commands = CommandStore(self)
         self.guild_commands: dict[int, CommandStore] = {}
         self.bot_user = self.add_user(bot_name, bot=True)
@@ -164,19 +164,35 @@ class World:
         if self.gateway is not None:
             self.gateway.dispatch(event, data, intent)
 
-    def emit(self, event: str, obj: Any) -> None:
-        """Tell listeners and wake everything waiting on the fake."""
+    def emit(self, event: str, obj: Any, topics: tuple[object, ...] = ()) -> None:
+        """Tell listeners; wake the waits on these topics (a channel, an interaction...) and
+        the waits on no topic in particular."""
         for listener in self.listeners:
             listener(event, obj)
-        waiters, self._waiters = self._waiters, []
-        for waiter in waiters:
-            if not waiter.done():
-                waiter.set_result(None)
+        for topic in (None, *topics):
+            waiters = self._waiters.pop(topic, None)
+            for waiter in waiters or ():
+                if not waiter.done():
+                    waiter.set_result(None)
+
+    def emit_message(self, event: str, message: FakeMessage) -> None:
+        """`emit` for a message: its channel and its interaction are the topics."""
+        self.emit(event, message, (message.channel, message.interaction))
 
     async def wait_until(
-        self, check: Callable[[], T | None], timeout: float, what: Callable[[], str]
+        self,
+        check: Callable[[], T | None],
+        timeout: float,
+        what: Callable[[], str],
+        *,
+        topic: object = None,
+        poll: bool = False,
     ) -> T:
-        """Wait until `check()` returns something other than None (re-checked on every change)."""
+        """Wait until `check()` returns something other than None.
+
+        It is re-checked whenever `topic` changes (any change if `topic` is None), and every
+        50 ms with `poll` (for checks on state the fake does not see, like the bot's).
+        """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
@@ -187,10 +203,9 @@ class World:
             if remaining <= 0:
                 raise FakeDiscordTimeout(f"timed out after {timeout:g}s waiting for {what()}")
             waiter: asyncio.Future[None] = loop.create_future()
-            self._waiters.append(waiter)
+            self._waiters.setdefault(topic, []).append(waiter)
             try:
-                # Woken by every change of the fake; polled too, for checks on the bot's state.
-                await asyncio.wait_for(waiter, min(remaining, POLL_INTERVAL))
+                await asyncio.wait_for(waiter, min(remaining, POLL_INTERVAL) if poll else remaining)
             except TimeoutError:
                 continue
 
@@ -217,7 +232,7 @@ class World:
             if channel.is_thread:
                 channel.total_message_sent += 1
             self.announce("MESSAGE_CREATE", self._event_payload(message), _intent_for(channel))
-        self.emit("message_create", message)
+        self.emit_message("message_create", message)
 
     def _event_payload(self, message: FakeMessage) -> dict[str, Any]:
         """A message as the bot receives it: without MESSAGE_CONTENT, others' text is hidden."""
@@ -239,7 +254,7 @@ class World:
             self.announce(
                 "MESSAGE_UPDATE", self._event_payload(message), _intent_for(message.channel)
             )
-        self.emit("message_update", message)
+        self.emit_message("message_update", message)
 
     def delete_message(self, message: FakeMessage) -> None:
         """Delete a message."""
@@ -252,7 +267,7 @@ class World:
             if channel.guild is not None:
                 data["guild_id"] = str(channel.guild.id)
             self.announce("MESSAGE_DELETE", data, _intent_for(channel))
-        self.emit("message_delete", message)
+        self.emit_message("message_delete", message)
 
     # threads
 
@@ -301,13 +316,13 @@ class World:
                 thread=thread,
             )
             self.store_message(notice)
-        self.emit("thread_create", thread)
+        self.emit("thread_create", thread, (parent, parent.guild))
         return thread
 
     def thread_updated(self, thread: FakeChannel) -> None:
         """Tell the bot a thread changed (archived, renamed, members...)."""
         self.announce("THREAD_UPDATE", thread.payload(bot_id=self.bot_user.id))
-        self.emit("thread_update", thread)
+        self.emit("thread_update", thread, (thread, thread.parent))
 
 
 def _intent_for(channel: FakeChannel) -> int:
