@@ -47,6 +47,42 @@ class BoardLayout(ABC):
         """A fresh copy of the page with the static board drawn (cached per theme)."""
         return _static_page(self, theme).copy()
 
+    def stone_diameter(self) -> int:
+        """The diameter of a stone."""
+        return round(self.pitch * 0.84)
+
+    def draw_stones(
+        self, image: Image.Image, theme: Theme, stones: Iterable[tuple[Coord, str]]
+    ) -> None:
+        """Paste a plain stone on each (cell, colour), colour being `black` or `white`."""
+        diameter = self.stone_diameter()
+        for coord, colour in stones:
+            sprites.paste_centred(image, sprites.stone(theme, colour, diameter), self.centre(coord))
+
+    def mark_last(self, image: Image.Image, theme: Theme, coord: Coord) -> None:
+        """Ring the stone the last move placed or moved."""
+        width = max(3.0, self.pitch * 0.08)
+        mark = sprites.ring(theme.rgb("accent"), round(self.stone_diameter() * 0.5), width)
+        sprites.paste_centred(image, mark, self.centre(coord))
+
+    def mark_captured(self, image: Image.Image, theme: Theme, coord: Coord, colour: str) -> None:
+        """Mark where a stone taken by the last move stood: a faint stone struck by a cross."""
+        diameter = self.stone_diameter()
+        centre = self.centre(coord)
+        sprites.paste_centred(image, sprites.stone(theme, colour, diameter, alpha=90), centre)
+        mark = sprites.cross(
+            theme.rgb("accent"),
+            theme.rgb("line"),
+            round(diameter * 0.5),
+            max(3.0, self.pitch * 0.08),
+        )
+        sprites.paste_centred(image, mark, centre)
+
+    def mark_forbidden(self, image: Image.Image, theme: Theme, coord: Coord) -> None:
+        """A struck-through circle on a cell the player to move may not use."""
+        mark = sprites.no_entry(theme.rgb("forbidden"), theme.rgb("white"), round(self.pitch * 0.5))
+        sprites.paste_centred(image, mark, self.centre(coord))
+
 
 @lru_cache(maxsize=64)
 def _static_page(layout: BoardLayout, theme: Theme) -> Image.Image:
@@ -117,7 +153,7 @@ class GameRenderer(ABC, Generic[StateT]):
         if origin is not None:
             mark = sprites.square(theme.rgb("hint"), round(pitch * 0.92), max(2.5, pitch * 0.08))
             sprites.paste_centred(image, mark, layout.centre(origin))
-        dot = sprites.dot(theme.rgb("hint"), theme.rgb("white"), max(10, round(pitch * 0.34)))
+        dot = sprites.dot(theme.rgb("hint"), theme.rgb("white"), max(16, round(pitch * 0.36)))
         for target in set(self.hint_targets(state, origin)):
             sprites.paste_centred(image, dot, layout.centre(target))
 

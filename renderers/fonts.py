@@ -64,3 +64,22 @@ def fit(text: str, face: Font, width: float) -> str:
         else:
             high = middle - 1
     return text[:low].rstrip() + _ELLIPSIS if low else ""
+
+
+def wrap(text: str, face: Font, width: float, *, lines: int = 2) -> list[str]:
+    """Break `text` at spaces into at most `lines` lines of at most `width` pixels.
+
+    The last line is cut with an ellipsis if the text does not fit.
+    """
+    result: list[str] = []
+    words = text.split()
+    while words and len(result) < lines - 1:
+        line = words.pop(0)
+        while words and face.getlength(f"{line} {words[0]}") <= width:
+            line = f"{line} {words.pop(0)}"
+        if face.getlength(line) > width:
+            line = fit(line, face, width)
+        result.append(line)
+    if words:
+        result.append(fit(" ".join(words), face, width))
+    return result

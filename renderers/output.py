@@ -40,8 +40,8 @@ def palette(theme: Theme) -> Image.Image:
     """A palette image holding the theme's colours and the blends between them."""
     base: list[RGB] = list(dict.fromkeys(theme.colours()))
     blends: list[RGB] = []
-    for surface in _SURFACES:
-        under = theme.rgb(surface)
+    surfaces = [theme.rgb(surface) for surface in _SURFACES] + [theme.board_mid()]
+    for under in surfaces:
         for ink in base:
             if ink != under:
                 blends.extend(blend(under, ink, t) for t in _STEPS)

@@ -16,7 +16,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from renderers import sprites
-from renderers.fonts import fit, font, printable
+from renderers.fonts import fit, font, printable, wrap
 from renderers.theme import Theme
 from renderers.view import BoardView
 from rules import GameState
@@ -31,8 +31,8 @@ ROW_HEIGHT = 46
 """The height of one player's row in the header."""
 GAP = 10
 """The space between header, board block and footer."""
-FOOTER_HEIGHT = 66
-"""The status line and the move line."""
+FOOTER_HEIGHT = 84
+"""The status (one or two lines) and the move line."""
 BOARD_TOP = PAD + 2 * ROW_HEIGHT + GAP
 """The top of the board block."""
 BOARD_MAX_WIDTH = WIDTH - 2 * PAD
@@ -62,8 +62,8 @@ class Caption:
 
     facts: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
     """Short facts about each seat, shown at the right of its header row ("prisoners 6")."""
-    turn: str | None = None
-    """The status line while the game goes on; None: "Black to move"."""
+    note: str | None = None
+    """Said after "Black to move" while the game goes on ("3 of 5 moves left")."""
     details: tuple[str, ...] = ()
     """Extra items of the move line, after the game's title ("19×19", "turn 7 of 32")."""
     highlight: tuple[bool, bool] = (False, False)
@@ -84,9 +84,8 @@ def status_line(state: GameState[Any], view: BoardView, caption: Caption) -> str
         return view.status
     outcome = state.outcome()
     if outcome is None:
-        if caption.turn is not None:
-            return caption.turn
-        return f"{_who(state, view, state.to_move)} to move"
+        turn = f"{_who(state, view, state.to_move)} to move"
+        return f"{turn}: {caption.note}" if caption.note else turn
     if outcome.winner is None:
         return f"Draw: {outcome.reason}"
     return f"{_who(state, view, outcome.winner)} won: {outcome.reason}"
@@ -194,17 +193,22 @@ def draw_footer(
 ) -> None:
     """Draw the status line and the move line under the board."""
     draw = ImageDraw.Draw(image)
-    top = image.height - PAD - FOOTER_HEIGHT
     width = WIDTH - 2 * PAD - 8
     status = printable(status_line(state, view, caption), bold=True)
     status_face = font(STATUS_SIZE, bold=True)
+    lines = [status]
     if status_face.getlength(status) > width:
-        status_face = font(SMALL_SIZE, bold=True)
-    status = fit(status, status_face, width)
-    draw.text((PAD + 4, top + 4), status, font=status_face, fill=theme.rgb("text"))
+        status_face = font(SMALL_SIZE + 1, bold=True)
+        lines = wrap(status, status_face, width)
+    line_height = round(status_face.size * 1.25)
     small = font(SMALL_SIZE)
+    block = line_height * len(lines) + 6 + SMALL_SIZE
+    y = image.height - PAD - FOOTER_HEIGHT + (FOOTER_HEIGHT - block) // 2
+    for line in lines:
+        draw.text((PAD + 4, y), line, font=status_face, fill=theme.rgb("text"))
+        y += line_height
     draw.text(
-        (PAD + 4, top + 40),
+        (PAD + 4, y + 6),
         fit(move_line(state, caption), small, width),
         font=small,
         fill=theme.rgb("muted"),

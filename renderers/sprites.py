@@ -105,13 +105,11 @@ def stone(theme: Theme, colour: str, diameter: int, *, alpha: int = 255) -> Imag
     """
     radius = diameter / 2
     pen = _Pen(_even(diameter + 4))
-    fill, edge, _ = stone_colours(theme, colour)
+    _, edge, _ = stone_colours(theme, colour)
     edge_width = max(1.4, diameter * 0.055)
     if colour == "black":
         pen.circle(radius + 1.2, fill=_alpha(theme.rgb("black_rim"), 170 * alpha // 255))
-        lit, shade = blend(fill, (255, 255, 255), 0.16), fill
-    else:
-        lit, shade = blend(fill, (255, 255, 255), 0.6), blend(fill, (0, 0, 0), 0.1)
+    shade, lit = theme.stone_light(colour)
     pen.circle(radius, fill=_alpha(edge, alpha))
     inner = radius - edge_width
     steps = max(8, round(inner))
@@ -258,11 +256,25 @@ def draw_path(
     edge: RGB | None = None,
     dots: Sequence[tuple[Point, float]] = (),
 ) -> None:
-    """Draw a smooth polyline (with an optional darker edge) and round dots onto `image`.
+    """Draw a smooth polyline (with an optional darker edge) and round dots onto `image`."""
+    draw_strokes(image, [points], colour, width, edge=edge, dots=dots)
 
-    Only the bounding box of the path is drawn supersampled, as one grey mask per ink.
+
+def draw_strokes(
+    image: Image.Image,
+    strokes: Sequence[Sequence[Point]],
+    colour: RGB,
+    width: float,
+    *,
+    edge: RGB | None = None,
+    dots: Sequence[tuple[Point, float]] = (),
+) -> None:
+    """Draw smooth polylines with round ends (and an optional darker edge) and round dots.
+
+    Only the bounding box of the strokes is drawn supersampled, as one grey mask per ink.
     """
-    spots = [*points, *(centre for centre, _ in dots)]
+    spots = [point for stroke in strokes for point in stroke]
+    spots += [centre for centre, _ in dots]
     if not spots:
         return
     reach = width / 2 + 3 + max((radius for _, radius in dots), default=0.0)
@@ -273,20 +285,23 @@ def draw_path(
     if right <= left or bottom <= top:
         return
     scale = 3
-    scaled = [((x - left) * scale, (y - top) * scale) for x, y in points]
+
+    def at(point: Point) -> Point:
+        return (point[0] - left) * scale, (point[1] - top) * scale
+
     layers = [(edge, 3.0), (colour, 0.0)] if edge is not None else [(colour, 0.0)]
     for ink, extra in layers:
         assert ink is not None
         mask = Image.new("L", ((right - left) * scale, (bottom - top) * scale))
         draw = ImageDraw.Draw(mask)
         thickness = (width + extra) * scale
-        if len(scaled) > 1:
-            draw.line(scaled, fill=255, width=round(thickness), joint="curve")
-        ends = [(p, thickness / 2) for p in scaled]
-        ends += [
-            (((x - left) * scale, (y - top) * scale), (radius + extra / 2) * scale)
-            for (x, y), radius in dots
-        ]
+        ends: list[tuple[Point, float]] = []
+        for stroke in strokes:
+            scaled = [at(point) for point in stroke]
+            if len(scaled) > 1:
+                draw.line(scaled, fill=255, width=round(thickness), joint="curve")
+            ends += [(point, thickness / 2) for point in scaled]
+        ends += [(at(centre), (radius + extra / 2) * scale) for centre, radius in dots]
         for (x, y), r in ends:
             draw.ellipse((x - r, y - r, x + r, y + r), fill=255)
         image.paste(ink, (left, top, right, bottom), mask.reduce(scale))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -12,7 +11,7 @@ from renderers.base import BoardLayout, Coord
 from renderers.fonts import font
 from renderers.page import BOARD_MAX_HEIGHT, BOARD_MAX_WIDTH, BOARD_TOP, WIDTH
 from renderers.sprites import Point
-from renderers.theme import Theme, blend
+from renderers.theme import Theme
 from rules.squares import column_letter
 
 
@@ -34,9 +33,13 @@ class SquareBoard(BoardLayout):
     left: int
     """The x of the board block's left edge on the page."""
     height: int
+    stone_scale: float = 0.84
+    """The diameter of a stone as a share of the cell."""
 
     @classmethod
-    def fit(cls, columns: int, rows: int, *, max_cell: int = 88) -> SquareBoard:
+    def fit(
+        cls, columns: int, rows: int, *, max_cell: int = 88, stone_scale: float = 0.84
+    ) -> SquareBoard:
         """The largest board of this shape that fits the page."""
         rough = min(BOARD_MAX_WIDTH / columns, BOARD_MAX_HEIGHT / rows)
         label_size = max(16, min(22, round(rough * 0.42)))
@@ -54,6 +57,7 @@ class SquareBoard(BoardLayout):
             label_size,
             (WIDTH - width) // 2,
             rows * cell + 2 * margin,
+            stone_scale,
         )
 
     @property
@@ -91,7 +95,7 @@ class SquareBoard(BoardLayout):
                 if (col + row) % 2 == 0:
                     left, top, right, bottom = self.box((col, row))
                     draw.rectangle((left, top, right - 1, bottom - 1), fill=theme.rgb("board_alt"))
-        grid = blend(theme.rgb("board"), theme.rgb("line"), 0.45)
+        grid = theme.grid()
         for k in range(1, self.columns):
             x = x0 + k * self.cell
             draw.line((x, y0, x, y1 - 1), fill=grid)
@@ -114,8 +118,7 @@ class SquareBoard(BoardLayout):
             draw.text((x1 + gap, centre_y), number, font=face, fill=ink, anchor="mm")
 
     def stone_diameter(self) -> int:
-        """The diameter of a stone in a cell."""
-        return round(self.cell * 0.84)
+        return round(self.cell * self.stone_scale)
 
     def draw_links(
         self, image: Image.Image, theme: Theme, stones: dict[Coord, str], *, width: float = 0.24
@@ -142,31 +145,3 @@ class SquareBoard(BoardLayout):
                     max(y, ny) + bar / 2 - 1,
                 )
                 draw.rectangle(box, fill=fill, outline=edge, width=2)
-
-    def draw_stones(
-        self, image: Image.Image, theme: Theme, stones: Iterable[tuple[Coord, str]]
-    ) -> None:
-        """Paste a plain stone on each (cell, colour)."""
-        diameter = self.stone_diameter()
-        for coord, colour in stones:
-            sprites.paste_centred(image, sprites.stone(theme, colour, diameter), self.centre(coord))
-
-    def mark_last(self, image: Image.Image, theme: Theme, coord: Coord) -> None:
-        """Ring the stone that made the last move."""
-        diameter = self.stone_diameter()
-        width = max(3.0, self.cell * 0.075)
-        mark = sprites.ring(theme.rgb("accent"), round(diameter * 0.5), width)
-        sprites.paste_centred(image, mark, self.centre(coord))
-
-    def mark_captured(self, image: Image.Image, theme: Theme, coord: Coord, colour: str) -> None:
-        """Mark where a captured stone stood: a faint stone struck through by a cross."""
-        diameter = self.stone_diameter()
-        centre = self.centre(coord)
-        sprites.paste_centred(image, sprites.stone(theme, colour, diameter, alpha=90), centre)
-        mark = sprites.cross(
-            theme.rgb("accent"),
-            theme.rgb("line"),
-            round(diameter * 0.5),
-            max(3.0, self.cell * 0.08),
-        )
-        sprites.paste_centred(image, mark, centre)

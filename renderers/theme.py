@@ -75,8 +75,31 @@ class Theme:
         return parse_colour(value)
 
     def colours(self) -> tuple[RGB, ...]:
-        """Every colour of the theme, in field order."""
-        return tuple(self.rgb(field.name) for field in fields(self))
+        """Every colour of the theme, in field order, then the shades derived from them."""
+        derived = [self.grid(), self.cell_edge(), self.board_mid()]
+        for colour in ("black", "white"):
+            shade, lit = self.stone_light(colour)
+            derived += [blend(shade, lit, step / 6) for step in range(7)]
+        return (*(self.rgb(field.name) for field in fields(self)), *derived)
+
+    def grid(self) -> RGB:
+        """The thin lines between cells of square boards."""
+        return blend(self.rgb("board"), self.rgb("line"), 0.45)
+
+    def cell_edge(self) -> RGB:
+        """The sides of hexagonal cells."""
+        return blend(self.rgb("board"), self.rgb("line"), 0.7)
+
+    def board_mid(self) -> RGB:
+        """The third shade of hexagonal cells, between `board` and `board_alt`."""
+        return blend(self.rgb("board"), self.rgb("board_alt"), 0.5)
+
+    def stone_light(self, colour: str) -> tuple[RGB, RGB]:
+        """The darkest and the lightest shade of a `black` or `white` stone's face."""
+        fill = self.rgb(colour)
+        if colour == "black":
+            return fill, blend(fill, (255, 255, 255), 0.16)
+        return blend(fill, (0, 0, 0), 0.1), blend(fill, (255, 255, 255), 0.6)
 
 
 @lru_cache(maxsize=512)

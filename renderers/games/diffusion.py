@@ -1,0 +1,123 @@
+"""Diffusion Chess: frozen group sizes on the stones, kings, this turn's paths, group counts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from PIL import Image
+
+from renderers import sprites
+from renderers.base import BoardLayout, Coord, GameRenderer, UnknownRendererError, register
+from renderers.page import Caption
+from renderers.square import SquareBoard
+from renderers.theme import Theme
+from rules import GameState
+from rules.diffusion import SIZE, TURN_LIMIT, DiffusionState
+from rules.squares import parse_point
+
+BOARD = SquareBoard.fit(SIZE, SIZE, stone_scale=0.9)
+COLOURS = ("white", "black")
+"""Stone colour of seat 0 and seat 1."""
+
+
+class DiffusionRenderer(GameRenderer[DiffusionState]):
+    """Draws Diffusion Chess positions."""
+
+    game_name = "diffusion"
+
+    def narrow(self, state: GameState[Any]) -> DiffusionState:
+        if not isinstance(state, DiffusionState):
+            raise UnknownRendererError(f"not a Diffusion Chess state: {state!r}")
+        return state
+
+    def layout(self, state: DiffusionState) -> BoardLayout:
+        return BOARD
+
+    def paint(
+        self, image: Image.Image, state: DiffusionState, layout: BoardLayout, theme: Theme
+    ) -> Caption:
+        board = BOARD
+        stones = {cell: COLOURS[seat] for seat in (0, 1) for cell in state.stones(seat)}
+        self._paint_paths(image, state, theme)
+        board.draw_links(image, theme, stones, width=0.2)
+        diameter = board.stone_diameter()
+        for cell, colour in stones.items():
+            size = state.frozen_size(*cell)
+            label = str(size) if size else ""
+            sprite = sprites.labelled_stone(theme, colour, diameter, label)
+            sprites.paste_centred(image, sprite, board.centre(cell))
+        self._paint_marks(image, state, theme)
+        return self._caption(state)
+
+    def _paint_paths(self, image: Image.Image, state: DiffusionState, theme: Theme) -> None:
+        """This turn's moves so far, or the whole last turn at a turn's start; the last one bold."""
+        paths = state.turn_paths or state.previous_turn_paths
+        cell = BOARD.cell
+        for index, path in enumerate(paths):
+            last = index == len(paths) - 1
+            points = [BOARD.centre(point) for point in path]
+            width = cell * (0.16 if last else 0.1)
+            sprites.draw_path(
+                image,
+                points,
+                theme.rgb("accent" if last else "earlier"),
+                width,
+                edge=theme.rgb("line"),
+                dots=[(points[0], width * 1.3)],
+            )
+
+    def _paint_marks(self, image: Image.Image, state: DiffusionState, theme: Theme) -> None:
+        cell = BOARD.cell
+        diameter = BOARD.stone_diameter()
+        for seat in (0, 1):
+            king = state.king(seat)
+            if king is not None:
+                x, y = BOARD.centre(king)
+                mark = sprites.crown(theme.rgb("highlight"), theme.rgb("line"), round(cell * 0.6))
+                sprites.paste_centred(image, mark, (x, y - diameter * 0.5))
+        if state.turn_paths:
+            moved = sprites.triangle(theme.rgb("earlier"), theme.rgb("white"), round(cell * 0.42))
+            for point in state.moved_this_turn:
+                x, y = BOARD.centre(point)
+                sprites.paste_centred(image, moved, (x + diameter * 0.4, y + diameter * 0.38))
+        path = state.last_path
+        if path:
+            ring = sprites.ring(theme.rgb("accent"), diameter + 2, max(3.0, cell * 0.09))
+            sprites.paste_centred(image, ring, BOARD.centre(path[-1]))
+        if state.captured_last and len(path) >= 2:
+            # The captured stone was swapped into the cell the capturer stepped from.
+            mark = sprites.cross(
+                theme.rgb("accent"), theme.rgb("line"), round(diameter * 0.42), cell * 0.08
+            )
+            sprites.paste_centred(image, mark, BOARD.centre(path[-2]))
+
+    def _caption(self, state: DiffusionState) -> Caption:
+        facts = tuple(
+            (
+                f"groups {state.group_count(seat)}",
+                f"turns {state.turns_completed(seat)}/{TURN_LIMIT}",
+            )
+            for seat in (0, 1)
+        )
+        length = state.moves_left + len(state.turn_moves)
+        note = f"{state.moves_left} of {length} moves left"
+        if state.echo_available:
+            note += ", echo possible"
+        return Caption(
+            facts=(facts[0], facts[1]),
+            note=note,
+            details=(f"turn {state.turn_number}",),
+        )
+
+    def parse_cell(self, state: DiffusionState, text: str) -> Coord:
+        return parse_point(text, SIZE, SIZE)
+
+    def hint_targets(self, state: DiffusionState, origin: Coord | None) -> Iterable[Coord]:
+        for move in state.legal_moves():
+            cells = move.cells if not move.is_echo else state.echo_preview
+            if cells and (origin is None or cells[0] == origin):
+                yield cells[-1]
+
+
+RENDERER = register(DiffusionRenderer())

@@ -1,0 +1,114 @@
+"""Hexade: a hex-hex board, every six outlined, White's forbidden area for its second stone."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image
+
+from renderers import sprites
+from renderers.base import BoardLayout, Coord, GameRenderer, UnknownRendererError, register
+from renderers.hexagons import HexBoard
+from renderers.page import Caption
+from renderers.theme import Theme
+from rules import GameState
+from rules.hexade import HexadeState
+from rules.hexcoords import parse_cell
+
+COLOURS = ("white", "black")
+"""Stone colour of seat 0 and seat 1."""
+
+
+@lru_cache(maxsize=16)
+def board_for(size: int) -> HexBoard:
+    """The layout of a board with `size` cells per side."""
+    return HexBoard.fit(size)
+
+
+class HexadeRenderer(GameRenderer[HexadeState]):
+    """Draws Hexade positions."""
+
+    game_name = "hexade"
+
+    def narrow(self, state: GameState[Any]) -> HexadeState:
+        if not isinstance(state, HexadeState):
+            raise UnknownRendererError(f"not a Hexade state: {state!r}")
+        return state
+
+    def layout(self, state: HexadeState) -> BoardLayout:
+        return board_for(state.size)
+
+    def paint(
+        self, image: Image.Image, state: HexadeState, layout: BoardLayout, theme: Theme
+    ) -> Caption:
+        board = board_for(state.size)
+        self._paint_forbidden(image, state, board, theme)
+        diameter = board.stone_diameter()
+        for seat in (0, 1):
+            sprite = sprites.stone(theme, COLOURS[seat], diameter)
+            for cell in state.stones(seat):
+                sprites.paste_centred(image, sprite, board.centre(cell))
+        for q, r, seat in state.captured_last:
+            board.mark_captured(image, theme, (q, r), COLOURS[seat])
+        sixes = state.sixes()
+        strokes = [stroke for _, cells in sixes for stroke in board.outline(cells)]
+        sprites.draw_strokes(
+            image,
+            strokes,
+            theme.rgb("highlight"),
+            max(3.0, board.cell * 0.1),
+            edge=theme.rgb("line"),
+        )
+        move = state.last_move
+        if move is not None:
+            board.mark_last(image, theme, (move.q, move.r))
+        return self._caption(state, {seat for seat, _ in sixes})
+
+    def _paint_forbidden(
+        self, image: Image.Image, state: HexadeState, board: HexBoard, theme: Theme
+    ) -> None:
+        cells = state.forbidden_cells()
+        if not cells:
+            return
+        sprites.draw_strokes(
+            image,
+            board.outline(cells),
+            theme.rgb("forbidden"),
+            max(2.5, board.cell * 0.07),
+            edge=theme.rgb("white"),
+        )
+        for q, r in cells:
+            if state.stone_at(q, r) is None:
+                board.mark_forbidden(image, theme, (q, r))
+
+    def _caption(self, state: HexadeState, with_six: set[int]) -> Caption:
+        colours = state.game.colours
+        facts = tuple(
+            (f"stones {len(state.stones(seat))}", *(("a six!",) if seat in with_six else ()))
+            for seat in (0, 1)
+        )
+        note = None
+        other = 1 - state.to_move
+        if other in with_six:
+            note = f"break {colours[other]}'s six or lose"
+        elif state.forbidden_cells():
+            note = "at least 3 cells away from the first stone"
+        return Caption(
+            facts=(facts[0], facts[1]),
+            note=note,
+            details=(f"size {state.size}",),
+            highlight=(0 in with_six, 1 in with_six),
+        )
+
+    def parse_cell(self, state: HexadeState, text: str) -> Coord:
+        return parse_cell(text, state.size)
+
+    def hint_targets(self, state: HexadeState, origin: Coord | None) -> Iterable[Coord]:
+        if origin is not None:
+            return []
+        return [(move.q, move.r) for move in state.legal_moves()]
+
+
+RENDERER = register(HexadeRenderer())

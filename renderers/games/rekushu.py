@@ -1,0 +1,160 @@
+"""Rekushu: claimed tiles filled and patterned per player, the last claim, the mirror rule."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from renderers.base import BoardLayout, Coord, GameRenderer, UnknownRendererError, register
+from renderers.intersections import PointGrid
+from renderers.page import Caption
+from renderers.theme import Theme
+from rules import GameState
+from rules.rekushu import MIRROR_WORDS, RekushuState
+from rules.squares import format_point, parse_point
+
+COLOURS = ("black", "white")
+"""Stone colour of seat 0 and seat 1."""
+_TEXTURE_SUPERSAMPLE = 3
+
+
+@lru_cache(maxsize=8)
+def board_for(size: int) -> PointGrid:
+    """The layout of a board with `size` intersections per side."""
+    return PointGrid.fit(size, stars=False)
+
+
+@lru_cache(maxsize=16)
+def tile_texture(board: PointGrid, theme: Theme, seat: int) -> Image.Image:
+    """The whole playing area filled as `seat`'s tiles: Black's striped, White's dotted.
+
+    Claimed tiles are cut out of it with a mask, so patterns run on across neighbours.
+    """
+    left, top, right, bottom = board.area
+    scale = _TEXTURE_SUPERSAMPLE
+    width, height = (right - left) * scale, (bottom - top) * scale
+    fill, ink = (
+        (theme.rgb("black_tile"), theme.rgb("black_tile_pattern"))
+        if seat == 0
+        else (theme.rgb("white_tile"), theme.rgb("white_tile_pattern"))
+    )
+    big = Image.new("RGB", (width, height), fill)
+    draw = ImageDraw.Draw(big)
+    spacing = board.spacing * scale
+    if seat == 0:
+        period = spacing / 4
+        stripe = max(2, round(board.spacing * 0.07)) * scale
+        start = -height
+        while start < width:
+            draw.line((start, height, start + height, 0), fill=ink, width=stripe)
+            start += round(period)
+    else:
+        radius = max(1.5, board.spacing * 0.06) * scale
+        x0, y0 = (board.origin[0] - left) * scale, (board.origin[1] - top) * scale
+        for i in range(board.points - 1):
+            for j in range(board.points - 1):
+                for fx, fy in ((0.25, 0.25), (0.75, 0.75), (0.25, 0.75), (0.75, 0.25)):
+                    cx, cy = x0 + (i + fx) * spacing, y0 + (j + fy) * spacing
+                    draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=ink)
+    texture = big.reduce(scale)
+    line = theme.rgb("black_tile_pattern") if seat == 0 else theme.rgb("line")
+    shifted = ImageDraw.Draw(texture)
+    ox, oy = board.origin[0] - left, board.origin[1] - top
+    side = (board.points - 1) * board.spacing
+    for k in range(board.points):
+        offset = k * board.spacing
+        shifted.rectangle((ox + offset - 1, oy - 1, ox + offset, oy + side), fill=line)
+        shifted.rectangle((ox - 1, oy + offset - 1, ox + side, oy + offset), fill=line)
+    return texture
+
+
+class RekushuRenderer(GameRenderer[RekushuState]):
+    """Draws Rekushu positions."""
+
+    game_name = "rekushu"
+
+    def narrow(self, state: GameState[Any]) -> RekushuState:
+        if not isinstance(state, RekushuState):
+            raise UnknownRendererError(f"not a Rekushu state: {state!r}")
+        return state
+
+    def layout(self, state: RekushuState) -> BoardLayout:
+        return board_for(state.size)
+
+    def paint(
+        self, image: Image.Image, state: RekushuState, layout: BoardLayout, theme: Theme
+    ) -> Caption:
+        board = board_for(state.size)
+        self._paint_tiles(image, state, board, theme)
+        claimed = state.claimed_last
+        if claimed is not None:
+            (x0, y0), (x1, y1) = claimed
+            left, bottom = board.centre((x0, y0))
+            right, top = board.centre((x1, y1))
+            ImageDraw.Draw(image).rectangle(
+                (left - 3, top - 3, right + 2, bottom + 2),
+                outline=theme.rgb("accent"),
+                width=max(4, round(board.spacing * 0.1)),
+            )
+        board.draw_stones(
+            image,
+            theme,
+            ((cell, COLOURS[seat]) for seat in (0, 1) for cell in state.stones(seat)),
+        )
+        mover = 1 - state.to_move
+        for cell in state.removed_last:
+            board.mark_captured(image, theme, cell, COLOURS[mover])
+        move = state.last_move
+        if move is not None and state.stone_at(move.x, move.y) is not None:
+            board.mark_last(image, theme, (move.x, move.y))
+        forbidden = state.forbidden_mirror_cell()
+        if forbidden is not None:
+            board.mark_forbidden(image, theme, forbidden)
+        return self._caption(state, forbidden)
+
+    def _paint_tiles(
+        self, image: Image.Image, state: RekushuState, board: PointGrid, theme: Theme
+    ) -> None:
+        left, top, right, bottom = board.area
+        tiles = state.size - 1
+        for seat in (0, 1):
+            if not state.tile_counts[seat]:
+                continue
+            mask = Image.new("L", (right - left, bottom - top))
+            draw = ImageDraw.Draw(mask)
+            for x in range(tiles):
+                for y in range(tiles):
+                    if state.tile_owner(x, y) == seat:
+                        x0, y0, x1, y1 = board.tile_box((x, y))
+                        draw.rectangle((x0 - left - 1, y0 - top - 1, x1 - left, y1 - top), fill=255)
+            image.paste(tile_texture(board, theme, seat), (left, top), mask)
+
+    def _caption(self, state: RekushuState, forbidden: Coord | None) -> Caption:
+        counts = state.tile_counts
+        facts = tuple((f"tiles {counts[seat]}",) for seat in (0, 1))
+        note = None
+        kind = state.last_mirror_type(state.to_move)
+        if forbidden is not None and kind is not None:
+            note = f"not {format_point(*forbidden)} (no {MIRROR_WORDS[kind]} mirror twice running)"
+        side = state.size
+        return Caption(facts=(facts[0], facts[1]), note=note, details=(f"{side}×{side}",))
+
+    def parse_cell(self, state: RekushuState, text: str) -> Coord:
+        return parse_point(text, state.size, state.size)
+
+    def hint_targets(self, state: RekushuState, origin: Coord | None) -> Iterable[Coord]:
+        if origin is None:
+            return state.legal_placements()
+        # For a placement on `origin`: the other corners of each rectangle it lets you claim.
+        corners = []
+        for rect in state.claims_after(*origin):
+            for corner in rect.corners():
+                if corner != origin:
+                    corners.append(corner)
+        return corners
+
+
+RENDERER = register(RekushuRenderer())
