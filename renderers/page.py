@@ -27,7 +27,7 @@ MAX_HEIGHT = 1024
 """No picture is taller than this."""
 PAD = 14
 """The frame's outer padding."""
-ROW_HEIGHT = 46
+ROW_HEIGHT = 54
 """The height of one player's row in the header."""
 GAP = 10
 """The space between header, board block and footer."""
@@ -40,8 +40,9 @@ BOARD_MAX_WIDTH = WIDTH - 2 * PAD
 BOARD_MAX_HEIGHT = MAX_HEIGHT - BOARD_TOP - GAP - FOOTER_HEIGHT - PAD
 """The tallest a board block may be."""
 
-NAME_SIZE = 26
-FACT_SIZE = 22
+NAME_SIZE = 24
+FACT_SIZE = 21
+SUB_SIZE = 17
 SMALL_SIZE = 20
 STATUS_SIZE = 24
 
@@ -139,7 +140,7 @@ def draw_header(
                 (PAD + 16, middle),
             )
         colour = state.game.colours[seat]
-        sprites.paste_centred(image, sprites.stone(theme, colour.lower(), 28), (PAD + 46, middle))
+        sprites.paste_centred(image, sprites.stone(theme, colour.lower(), 30), (PAD + 47, middle))
         _draw_seat_text(draw, state, view, caption, theme, seat=seat, middle=middle)
 
 
@@ -153,31 +154,33 @@ def _draw_seat_text(
     seat: int,
     middle: float,
 ) -> None:
+    """The name (with colour and clock under it) on the left, the facts on the right."""
+    x = PAD + 70
     right = WIDTH - PAD - 14
     facts = "   ".join(caption.facts[seat])
-    fact_face = font(FACT_SIZE)
-    fact_colour = theme.rgb("highlight" if caption.highlight[seat] else "text")
     if facts:
+        fact_face = font(FACT_SIZE)
+        if fact_face.getlength(facts) > (right - x) * 0.62:
+            fact_face = font(SUB_SIZE + 1)
+        facts = fit(facts, fact_face, (right - x) * 0.7)
+        fact_colour = theme.rgb("highlight" if caption.highlight[seat] else "text")
         draw.text((right, middle), facts, font=fact_face, fill=fact_colour, anchor="rm")
         right -= round(fact_face.getlength(facts)) + 24
-    x = PAD + 68
     colour = state.game.colours[seat]
     name = seat_name(state, view, seat)
     extras = [] if name == colour else [colour]
     clock = view.clocks[seat]
     if clock:
         extras.append(printable(clock))
-    small = font(SMALL_SIZE)
-    extra_text = "   ".join(extras)
-    extra_width = small.getlength(extra_text) + 12 if extras else 0
     name_face = font(NAME_SIZE, bold=True)
-    name = fit(name, name_face, max(40.0, right - x - extra_width))
-    draw.text((x, middle), name, font=name_face, fill=theme.rgb("text"), anchor="lm")
+    name_y = middle - 10 if extras else middle
+    name = fit(name, name_face, max(40.0, right - x))
+    draw.text((x, name_y), name, font=name_face, fill=theme.rgb("text"), anchor="lm")
     if extras:
-        x += round(name_face.getlength(name)) + 12
+        small = font(SUB_SIZE)
         draw.text(
-            (x, middle + 1),
-            fit(extra_text, small, max(0.0, right - x)),
+            (x + 1, middle + 13),
+            fit("  ·  ".join(extras), small, max(0.0, right - x)),
             font=small,
             fill=theme.rgb("muted"),
             anchor="lm",

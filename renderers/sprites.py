@@ -305,3 +305,22 @@ def draw_strokes(
         for (x, y), r in ends:
             draw.ellipse((x - r, y - r, x + r, y + r), fill=255)
         image.paste(ink, (left, top, right, bottom), mask.reduce(scale))
+
+
+@lru_cache(maxsize=64)
+def peg(theme: Theme, colour: str, size: int, *, alpha: int = 255) -> Image.Image:
+    """A diamond in a stone's colours: a stake beside a liberty (Stones)."""
+    pen = _Pen(_even(size + 4))
+    fill, edge, _ = stone_colours(theme, colour)
+    half = size / 2
+    diamond = [(0.0, -half), (half, 0.0), (0.0, half), (-half, 0.0)]
+    if colour == "black":
+        rim = half + 1.5
+        pen.polygon(
+            [(0.0, -rim), (rim, 0.0), (0.0, rim), (-rim, 0.0)],
+            fill=_alpha(theme.rgb("black_rim"), 170 * alpha // 255),
+        )
+    pen.polygon(
+        diamond, fill=_alpha(fill, alpha), outline=_alpha(edge, alpha), width=max(1.4, size * 0.09)
+    )
+    return pen.finish()

@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from renderers.games import diffusion, groups, hexade, rekushu
+from renderers.games import diffusion, groups, hexade, rekushu, stones
 
-__all__ = ["diffusion", "groups", "hexade", "rekushu"]
+__all__ = ["diffusion", "groups", "hexade", "rekushu", "stones"]

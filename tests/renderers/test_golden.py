@@ -29,6 +29,13 @@ VIEW = BoardView(players=("Ada", "Grace"), clocks=("2d 3h left", None))
 
 POSITIONS: dict[str, tuple[dict[str, object], list[str]]] = {
     "groups": ({}, ["d3-e2", "d4-d3", "e4-c2", "c5-b4", "c4-c3"]),
+    "hexade": ({}, ["j10", "a1", "e5", "j11", "k5", "j12", "j13"]),
+    "rekushu": (
+        {"size": 8},
+        ["a1", "h8", "a3", "h7", "c1", "h6", "c3", "f3", "a5 a1-c3"],
+    ),
+    "stones": ({}, ["a1", "j9", "stake a2", "j8", "stake b1", "a2", "e5", "b1", "c3"]),
+    "diffusion": ({}, ["k9-k10-l10", "j8-j9-j10-h10", "l8-l9-m9"]),
 }
 """Per game: options and the moves leading to its golden position."""
 

@@ -1,0 +1,88 @@
+"""The Diffusion Chess picture: stones, paths of the turn, moved stones, kings, captures."""
+
+from __future__ import annotations
+
+from renderers import BoardView, Hint, locate, render
+from renderers.games.diffusion import BOARD
+from renderers.theme import DEFAULT_THEME as THEME
+from rules.diffusion import DIFFUSION
+from tests.renderers.pixels import around, count_near, distance, pixel
+
+MOVES = ["k9-k10-l10", "j8-j9-j10-h10"]
+
+
+def play(*moves: str):
+    """The Diffusion Chess state after `moves`."""
+    state = DIFFUSION.new_game()
+    for move in moves:
+        state = state.play_text(move)
+    return state
+
+
+def test_start_diamonds_are_drawn() -> None:
+    """White's diamond around k5, Black's around k15, row 10 empty."""
+    state = play()
+    image = render(state)
+    assert distance(pixel(image, locate(state, "k5")), THEME.rgb("white")) < 60
+    assert distance(pixel(image, locate(state, "g5")), THEME.rgb("white")) < 60
+    assert distance(pixel(image, locate(state, "k19")), THEME.rgb("black")) < 60
+    for cell in ("k10", "a1", "t19"):
+        colour = pixel(image, locate(state, cell))
+        assert (
+            min(distance(colour, THEME.rgb("board")), distance(colour, THEME.rgb("board_alt"))) < 6
+        )
+
+
+def test_group_size_is_printed_on_each_stone() -> None:
+    """After White's first turn, its big group's stones and its lone stones carry different
+    numbers; stones of one group carry the same one."""
+    state = play(*MOVES, "l8-l9-m9", "m7-m8-n8")
+    assert state.to_move == 1 and state.frozen_size(10, 9) == 1
+    image = render(state)
+    half = BOARD.stone_diameter() * 0.3
+
+    def text_pixels(cell: str) -> int:
+        return count_near(image, around(locate(state, cell), half), THEME.rgb("white_text"), 60)
+
+    assert text_pixels("k3") > 15
+    assert text_pixels("k3") == text_pixels("j3")
+    assert text_pixels("l10") > 5
+    assert text_pixels("k3") != text_pixels("l10")
+
+
+def test_paths_of_the_turn_and_moved_stones() -> None:
+    """The last path is accented, the earlier one in the earlier-move colour; both stones marked."""
+    state = play(*MOVES)
+    image = render(state)
+    accent, earlier = THEME.rgb("accent"), THEME.rgb("earlier")
+    step = around(locate(state, "j9"), BOARD.cell * 0.2)
+    assert count_near(image, step, accent) > 10
+    assert count_near(image, around(locate(state, "k10"), BOARD.cell * 0.5), earlier) > 10
+    assert count_near(image, around(locate(state, "l10"), BOARD.cell * 0.5), earlier) > 10
+    assert count_near(image, around(locate(state, "c3"), BOARD.cell * 0.5), earlier) == 0
+
+
+def test_kings_wear_crowns() -> None:
+    """The highlight colour appears over both kings and nowhere near an ordinary stone."""
+    state = play()
+    image = render(state)
+    highlight = THEME.rgb("highlight")
+    for king in ("k5", "k15"):
+        assert count_near(image, around(locate(state, king), BOARD.cell * 0.6), highlight) > 15
+    assert count_near(image, around(locate(state, "g5"), BOARD.cell * 0.6), highlight) == 0
+
+
+def test_hint_marks_the_destinations_of_one_stone() -> None:
+    """Hint("k9") dots each cell k9 can reach; no dot elsewhere."""
+    state = play()
+    image = render(state, BoardView(hint=Hint("k9")))
+    ends = {
+        state.format_move(move).split("-")[-1]
+        for move in state.legal_moves()
+        if state.format_move(move).startswith("k9-")
+    }
+    assert ends
+    for name in ends:
+        assert distance(pixel(image, locate(state, name)), THEME.rgb("hint")) < 30, name
+    for own in ("k5", "j8", "k1"):
+        assert distance(pixel(image, locate(state, own)), THEME.rgb("hint")) > 60, own
