@@ -15,7 +15,7 @@ from PIL import Image
 
 from renderers import BoardView, render_png, render_replay, rendered_games
 from renderers.samples import random_game
-from rules import list_games
+from rules import GameState, list_games
 
 
 @dataclass(frozen=True)
@@ -71,13 +71,30 @@ def measure(scenario: RenderScenario, repeat: int, replay: bool) -> dict[str, An
         "load": os.getloadavg()[0],
     }
     if replay:
-        game = random_game(scenario.game, scenario.options, seed=9, plies=REPLAY_PLIES)
+        positions, games = replay_positions(scenario)
         started = time.perf_counter()
-        data = render_replay(game, VIEW)
-        report["replay_moves"] = len(game) - 1
+        data = render_replay(positions, VIEW)
+        report["replay_moves"] = len(positions) - 1
+        report["replay_games"] = games
         report["replay_mb"] = len(data) / 1024 / 1024
         report["replay_seconds"] = time.perf_counter() - started
     return report
+
+
+def replay_positions(scenario: RenderScenario) -> tuple[list[GameState[Any]], int]:
+    """301 positions (300 moves) of random play, and how many games they come from.
+
+    Random games that end sooner are followed by further ones, so every game is sized
+    at 300 moves (a jump between games costs a full frame: a little worse than real).
+    """
+    positions: list[GameState[Any]] = []
+    seed = 9
+    while len(positions) <= REPLAY_PLIES:
+        positions += random_game(
+            scenario.game, scenario.options, seed=seed, plies=REPLAY_PLIES + 1 - len(positions)
+        )
+        seed += 1
+    return positions[: REPLAY_PLIES + 1], seed - 9
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -110,7 +127,8 @@ def run(args: argparse.Namespace) -> int:
         )
         if "replay_mb" in report:
             line += (
-                f"; replay of {report['replay_moves']} moves {report['replay_mb']:.2f} MB "
+                f"; replay of {report['replay_moves']} moves ({report['replay_games']} "
+                f"game{'s' if report['replay_games'] > 1 else ''}) {report['replay_mb']:.2f} MB "
                 f"in {report['replay_seconds']:.1f} s"
             )
         print(line + f"; load {report['load']:.2f}")
