@@ -299,11 +299,20 @@ class FakeDiscord:
 
     # users acting
 
-    def _send(self, interaction: FakeInteraction) -> FakeInteraction:
+    def _send(
+        self,
+        kind: InteractionType,
+        user: FakeUser,
+        channel: FakeChannel,
+        data: dict[str, Any],
+        **details: Any,
+    ) -> FakeInteraction:
+        """Create an interaction (`details`: FakeInteraction's keywords) and dispatch it."""
         if not self.gateway.deliverable:
             raise FakeDiscordError(
                 "no bot is connected to the gateway: start a client (fake.run_client) first"
             )
+        interaction = FakeInteraction(self.world, kind, user, channel, data, **details)
         self.gateway.dispatch("INTERACTION_CREATE", interaction.payload(), 0)
         return interaction
 
@@ -366,9 +375,7 @@ class FakeDiscord:
             focused=focused,
         )
         label = f"/{name}" if focused is None else f"autocomplete of {focused!r} in /{name}"
-        return self._send(
-            FakeInteraction(self.world, kind, user, channel, data, locale=locale, label=label)
-        )
+        return self._send(kind, user, channel, data, locale=locale, label=label)
 
     async def slash(
         self,
@@ -467,18 +474,7 @@ class FakeDiscord:
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": BUTTON}
         if "id" in component:
             data["id"] = component["id"]
-        return self._send(
-            FakeInteraction(
-                self.world,
-                InteractionType.MESSAGE_COMPONENT,
-                user,
-                message.channel,
-                data,
-                message=message,
-                locale=locale,
-                label=f"click on {label or custom_id!r}",
-            )
-        )
+        return self._send_component(user, message, data, locale, f"click on {label or custom_id!r}")
 
     async def select(
         self,
@@ -500,18 +496,16 @@ class FakeDiscord:
         }
         if resolver.resolved:
             data["resolved"] = resolver.resolved
-        return self._send(
-            FakeInteraction(
-                self.world,
-                InteractionType.MESSAGE_COMPONENT,
-                user,
-                message.channel,
-                data,
-                message=message,
-                locale=locale,
-                label=f"select {values!r} in {custom_id!r}",
-            )
+        return self._send_component(
+            user, message, data, locale, f"select {values!r} in {custom_id!r}"
         )
+
+    def _send_component(
+        self, user: FakeUser, message: FakeMessage, data: dict[str, Any], locale: str, label: str
+    ) -> FakeInteraction:
+        kind = InteractionType.MESSAGE_COMPONENT
+        channel = message.channel
+        return self._send(kind, user, channel, data, message=message, locale=locale, label=label)
 
     @staticmethod
     def _select_values(
@@ -584,17 +578,14 @@ class FakeDiscord:
         if resolver.resolved:
             data["resolved"] = resolver.resolved
         return self._send(
-            FakeInteraction(
-                self.world,
-                InteractionType.MODAL_SUBMIT,
-                user,
-                source.channel,
-                data,
-                message=source.message,
-                source=source,
-                locale=source.locale,
-                label=f"modal {modal.title!r}",
-            )
+            InteractionType.MODAL_SUBMIT,
+            user,
+            source.channel,
+            data,
+            message=source.message,
+            source=source,
+            locale=source.locale,
+            label=f"modal {modal.title!r}",
         )
 
     def _modal_value(

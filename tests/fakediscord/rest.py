@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import math
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -23,6 +24,7 @@ from tests.fakediscord.errors import (
     not_found,
 )
 from tests.fakediscord.interactions import (
+    FakeInteraction,
     edit_webhook_message,
     followup,
     interaction_for_webhook,
@@ -44,6 +46,7 @@ from tests.fakediscord.world import World
 log = logging.getLogger(__name__)
 
 API = "/api/v10"
+_TRUE = ("1", "true", "True")
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -425,6 +428,11 @@ class RestApi:
 
     # interactions and their webhooks
 
+    def _webhook(self, request: web.Request) -> FakeInteraction:
+        """The interaction whose token a webhook route names."""
+        application_id = _int(request, "application_id", "Webhook", 10015)
+        return interaction_for_webhook(self.world, application_id, request.match_info["token"])
+
     async def interaction_callback(self, request: web.Request) -> web.StreamResponse:
         """The bot's response to an interaction."""
         interaction = self.world.interactions.get(
@@ -433,65 +441,39 @@ class RestApi:
         if interaction is None or interaction.token != request.match_info["token"]:
             raise not_found(10062, "interaction")
         payload, uploads = await read_body(request)
-        try:
+        with _kept_on(interaction):
             body = respond(self.world, interaction, payload, uploads)
-        except DiscordHTTPError as error:
-            interaction.rejected.append(error)
-            raise
-        if request.query.get("with_response") in ("1", "true", "True"):
+        if request.query.get("with_response") in _TRUE:
             return self._json(body)
         return web.Response(status=204)
 
     async def webhook_execute(self, request: web.Request) -> web.StreamResponse:
         """A follow-up message."""
-        interaction = interaction_for_webhook(
-            self.world,
-            _int(request, "application_id", "Webhook", 10015),
-            request.match_info["token"],
-        )
+        interaction = self._webhook(request)
         payload, uploads = await read_body(request)
-        try:
+        with _kept_on(interaction):
             message = followup(self.world, interaction, payload, uploads)
-        except DiscordHTTPError as error:
-            interaction.rejected.append(error)
-            raise
-        if request.query.get("wait") in ("1", "true", "True"):
+        if request.query.get("wait") in _TRUE:
             return self._message_json(message)
         return web.Response(status=204)
 
     async def webhook_get(self, request: web.Request) -> web.Response:
         """The original response or a follow-up."""
-        interaction = interaction_for_webhook(
-            self.world,
-            _int(request, "application_id", "Webhook", 10015),
-            request.match_info["token"],
-        )
+        interaction = self._webhook(request)
         return self._message_json(webhook_message(interaction, request.match_info["message"]))
 
     async def webhook_edit(self, request: web.Request) -> web.Response:
         """Edit the original response or a follow-up."""
-        interaction = interaction_for_webhook(
-            self.world,
-            _int(request, "application_id", "Webhook", 10015),
-            request.match_info["token"],
-        )
+        interaction = self._webhook(request)
         payload, uploads = await read_body(request)
-        try:
-            message = edit_webhook_message(
-                self.world, interaction, request.match_info["message"], payload, uploads
-            )
-        except DiscordHTTPError as error:
-            interaction.rejected.append(error)
-            raise
+        reference = request.match_info["message"]
+        with _kept_on(interaction):
+            message = edit_webhook_message(self.world, interaction, reference, payload, uploads)
         return self._message_json(message)
 
     async def webhook_delete(self, request: web.Request) -> web.Response:
         """Delete the original response or a follow-up."""
-        interaction = interaction_for_webhook(
-            self.world,
-            _int(request, "application_id", "Webhook", 10015),
-            request.match_info["token"],
-        )
+        interaction = self._webhook(request)
         message = webhook_message(interaction, request.match_info["message"])
         self.world.delete_message(message)
         return web.Response(status=204)
@@ -584,9 +566,6 @@ class RestApi:
             manages = bool(perms & perm.MANAGE_THREADS)
             if channel.locked and not manages:
                 raise DiscordHTTPError(403, 160005, "Thread is locked")
-            if channel.archived:
-                channel.archived = False
-                world.thread_updated(channel)
 
     async def get_messages(self, request: web.Request) -> web.Response:
         """A channel's history, newest first (`limit`, `before`, `after`, `around`)."""
@@ -850,6 +829,16 @@ class RestApi:
             raise not_found(10008, "Attachment")
         content_type = attachment.content_type or "application/octet-stream"
         return web.Response(body=attachment.data, content_type=content_type)
+
+
+@contextlib.contextmanager
+def _kept_on(interaction: FakeInteraction) -> Iterator[None]:
+    """Record on the interaction any of its requests the fake refuses."""
+    try:
+        yield
+    except DiscordHTTPError as error:
+        interaction.rejected.append(error)
+        raise
 
 
 def _needs_bot_auth(path: str) -> bool:

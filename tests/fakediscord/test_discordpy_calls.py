@@ -194,3 +194,49 @@ async def test_fetches_and_dms(fake_club: FakeClub, bot: ScriptedBot) -> None:
     await dm.send("your move", file=png_file("board.png"))
     (sent,) = fake_club.fake.dm_channel(fake_club.bob).messages
     assert sent.content == "your move" and sent.attachments[0].content_type == "image/png"
+
+
+async def test_command_in_a_dm(fake_club: FakeClub, bot: ScriptedBot) -> None:
+    """A global command works in the user's DM with the bot; the reply lands there."""
+    seen: list[object] = []
+
+    async def script(interaction: discord.Interaction) -> None:
+        seen.append(interaction.channel)
+        await interaction.response.send_message(f"hi {interaction.user.name}")
+
+    bot.script = script
+    dm = fake_club.fake.dm_channel(fake_club.alice)
+    interaction = await fake_club.fake.slash(fake_club.alice, dm, "do")
+    response = await interaction.response()
+    assert isinstance(seen[0], discord.DMChannel)
+    assert response.message is not None and dm.messages == [response.message]
+    assert interaction.payload()["context"] == 1 and "member" not in interaction.payload()
+
+
+async def test_command_in_an_archived_thread_after_restart(fake_club: FakeClub) -> None:
+    """A restarted bot has no archived threads cached; the interaction still carries one."""
+    fake = fake_club.fake
+    first = ScriptedBot()
+    async with fake.run_client(first):
+        channel = first.get_channel(fake_club.channel.id)
+        assert isinstance(channel, discord.TextChannel)
+        thread = await channel.create_thread(
+            name="old game", type=discord.ChannelType.public_thread
+        )
+        await thread.edit(archived=True)
+    second = ScriptedBot()
+    seen: list[object] = []
+
+    async def script(interaction: discord.Interaction) -> None:
+        seen.append(interaction.channel)
+        await interaction.response.send_message("revived")
+
+    second.script = script
+    async with fake.run_client(second):
+        guild = second.get_guild(fake_club.guild.id)
+        assert guild is not None and guild.get_thread(thread.id) is None
+        fake_thread = fake.world.channels[thread.id]
+        interaction = await fake.slash(fake_club.alice, fake_thread, "do")
+        await interaction.response()
+    assert isinstance(seen[0], discord.Thread) and seen[0].archived
+    assert not fake_thread.archived and fake_thread.messages[-1].content == "revived"

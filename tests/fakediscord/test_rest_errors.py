@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import AsyncIterator
 from typing import Any
@@ -156,7 +157,7 @@ async def test_empty_message_and_oversized_file(fake_club: FakeClub, api: Api) -
     assert (status, body["code"]) == (400, 50006)
     form = aiohttp.FormData()
     form.add_field("payload_json", json.dumps({"content": "big"}))
-    form.add_field("files[0]", b"\0" * (10 * 1024 * 1024 + 1), filename="big.bin")
+    form.add_field("files[0]", io.BytesIO(b"\0" * (10 * 1024 * 1024 + 1)), filename="big.bin")
     path = f"/channels/{fake_club.channel.id}/messages"
     status, body = await api.call("POST", path, data=form)
     assert (status, body["code"]) == (413, 40005)

@@ -240,14 +240,20 @@ def _validate_interactive(
             (*path, "type"), "COMPONENT_TYPE_INVALID", f"Component type {kind} is invalid here"
         )
         return
-    if isinstance(custom_id, str):
-        if custom_id in seen:
-            errors.add(
-                (*path, "custom_id"),
-                "COMPONENT_CUSTOM_ID_DUPLICATED",
-                "Component custom id cannot be duplicated",
-            )
-        seen.add(custom_id)
+    _unique(errors, path, custom_id, seen)
+
+
+def _unique(errors: FormErrors, path: Path, custom_id: Any, seen: set[str]) -> None:
+    """A custom_id may appear once per message or modal."""
+    if not isinstance(custom_id, str):
+        return
+    if custom_id in seen:
+        errors.add(
+            (*path, "custom_id"),
+            "COMPONENT_CUSTOM_ID_DUPLICATED",
+            "Component custom id cannot be duplicated",
+        )
+    seen.add(custom_id)
 
 
 def _validate_select(errors: FormErrors, path: Path, select: dict[str, Any]) -> None:
@@ -384,14 +390,7 @@ def _validate_modal_input(
         _length(errors, (*path, "value"), text_input["value"], 0, high or 4000)
     if text_input.get("placeholder") is not None:
         _length(errors, (*path, "placeholder"), text_input["placeholder"], 0, 100)
-    if isinstance(custom_id, str):
-        if custom_id in seen:
-            errors.add(
-                (*path, "custom_id"),
-                "COMPONENT_CUSTOM_ID_DUPLICATED",
-                "Component custom id cannot be duplicated",
-            )
-        seen.add(custom_id)
+    _unique(errors, path, custom_id, seen)
 
 
 def validate_choices(data: dict[str, Any]) -> list[dict[str, Any]]:

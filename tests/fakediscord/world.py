@@ -231,6 +231,9 @@ class World:
             channel.last_message_id = message.id
             if channel.is_thread:
                 channel.total_message_sent += 1
+                if channel.archived and not channel.locked:
+                    channel.archived = False  # a new message revives an archived thread
+                    self.thread_updated(channel)
             self.announce("MESSAGE_CREATE", self._event_payload(message), _intent_for(channel))
         self.emit_message("message_create", message)
 
