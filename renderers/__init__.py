@@ -2,8 +2,8 @@
 
 `render(state, view)` dispatches on `state.game.name` to that game's renderer (one
 module per game in `renderers/games/`, built on one module per board geometry:
-`square`, `intersections`, `hexagons`). All options are keyword-free values of
-`BoardView`; colours come from a `Theme`, overridable key by key.
+`square`, `intersections`, `hexagons`). Everything the picture shows besides the
+position comes in one `BoardView`; colours come from a `Theme`, overridable key by key.
 """
 
 from __future__ import annotations

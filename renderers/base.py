@@ -5,7 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from PIL import Image
 
@@ -29,6 +29,8 @@ class BoardLayout(ABC):
 
     height: int
     """The height of the board block (board and coordinates) on the page."""
+    label_size: int
+    """The font size of the coordinates."""
 
     @property
     @abstractmethod
@@ -84,7 +86,7 @@ class BoardLayout(ABC):
         sprites.paste_centred(image, mark, self.centre(coord))
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=24)  # a page is about 2.5 MB; a few sizes and two themes fit
 def _static_page(layout: BoardLayout, theme: Theme) -> Image.Image:
     image = blank_page(theme, layout.height)
     layout.draw_static(image, theme)
@@ -99,10 +101,14 @@ class GameRenderer(ABC, Generic[StateT]):
 
     game_name: ClassVar[str]
     """The `rules` name of the game drawn."""
+    state_type: ClassVar[type[GameState[Any]]]
+    """The engine's state class."""
 
-    @abstractmethod
     def narrow(self, state: GameState[Any]) -> StateT:
         """Return `state` as this game's state type, or raise `UnknownRendererError`."""
+        if not isinstance(state, self.state_type):
+            raise UnknownRendererError(f"{type(state).__name__} is not a {self.game_name} state")
+        return cast(StateT, state)
 
     @abstractmethod
     def layout(self, state: StateT) -> BoardLayout:

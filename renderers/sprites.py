@@ -124,6 +124,11 @@ def stone(theme: Theme, colour: str, diameter: int, *, alpha: int = 255) -> Imag
     return pen.finish()
 
 
+def number_size(diameter: int, text: str) -> int:
+    """The font size of `text` printed on a stone of `diameter` pixels."""
+    return round(diameter * (0.5 if len(text) < 2 else 0.44))
+
+
 @lru_cache(maxsize=1024)
 def labelled_stone(
     theme: Theme, colour: str, diameter: int, text: str, *, alpha: int = 255
@@ -131,8 +136,7 @@ def labelled_stone(
     """A stone with `text` (a group size) printed in its middle."""
     sprite = stone(theme, colour, diameter, alpha=alpha).copy()
     _, _, ink = stone_colours(theme, colour)
-    size = round(diameter * (0.5 if len(text) < 2 else 0.44))
-    face = font(size, bold=True)
+    face = font(number_size(diameter, text), bold=True)
     half = sprite.width / 2
     ImageDraw.Draw(sprite).text(
         (half, half + diameter * 0.03), text, font=face, fill=_alpha(ink, alpha), anchor="mm"

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from PIL import Image
 
 from renderers import sprites
-from renderers.base import BoardLayout, Coord, GameRenderer, UnknownRendererError, register
+from renderers.base import BoardLayout, Coord, GameRenderer, register
 from renderers.page import Caption
 from renderers.square import SquareBoard
 from renderers.theme import Theme
-from rules import GameState
 from rules.diffusion import SIZE, TURN_LIMIT, DiffusionState
 from rules.squares import parse_point
 
@@ -25,11 +23,7 @@ class DiffusionRenderer(GameRenderer[DiffusionState]):
     """Draws Diffusion Chess positions."""
 
     game_name = "diffusion"
-
-    def narrow(self, state: GameState[Any]) -> DiffusionState:
-        if not isinstance(state, DiffusionState):
-            raise UnknownRendererError(f"not a Diffusion Chess state: {state!r}")
-        return state
+    state_type = DiffusionState
 
     def layout(self, state: DiffusionState) -> BoardLayout:
         return BOARD

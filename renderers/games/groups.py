@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from PIL import Image, ImageDraw
 
 from renderers import sprites
-from renderers.base import BoardLayout, Coord, GameRenderer, UnknownRendererError, register
+from renderers.base import BoardLayout, Coord, GameRenderer, register
 from renderers.page import Caption
 from renderers.sprites import Point
 from renderers.square import SquareBoard
 from renderers.theme import Theme
-from rules import GameState
 from rules.groups import DROP_AREA, SIZE, STONES, GroupsState
 from rules.squares import parse_point
 
@@ -48,11 +46,7 @@ class GroupsRenderer(GameRenderer[GroupsState]):
     """Draws Groups positions."""
 
     game_name = "groups"
-
-    def narrow(self, state: GameState[Any]) -> GroupsState:
-        if not isinstance(state, GroupsState):
-            raise UnknownRendererError(f"not a Groups state: {state!r}")
-        return state
+    state_type = GroupsState
 
     def layout(self, state: GroupsState) -> BoardLayout:
         return BOARD

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image
 
 from renderers import sprites
-from renderers.base import BoardLayout, Coord, GameRenderer, UnknownRendererError, register
+from renderers.base import BoardLayout, Coord, GameRenderer, register
 from renderers.hexagons import HexBoard
 from renderers.page import Caption
 from renderers.theme import Theme
-from rules import GameState
 from rules.hexade import HexadeState
 from rules.hexcoords import parse_cell
 
@@ -31,11 +29,7 @@ class HexadeRenderer(GameRenderer[HexadeState]):
     """Draws Hexade positions."""
 
     game_name = "hexade"
-
-    def narrow(self, state: GameState[Any]) -> HexadeState:
-        if not isinstance(state, HexadeState):
-            raise UnknownRendererError(f"not a Hexade state: {state!r}")
-        return state
+    state_type = HexadeState
 
     def layout(self, state: HexadeState) -> BoardLayout:
         return board_for(state.size)

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageDraw
 
-from renderers.base import BoardLayout, Coord, GameRenderer, UnknownRendererError, register
+from renderers.base import BoardLayout, Coord, GameRenderer, register
 from renderers.intersections import PointGrid
 from renderers.page import Caption
 from renderers.theme import Theme
-from rules import GameState
 from rules.rekushu import MIRROR_WORDS, RekushuState
 from rules.squares import format_point, parse_point
 
@@ -27,7 +25,7 @@ def board_for(size: int) -> PointGrid:
     return PointGrid.fit(size, stars=False)
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=8)
 def tile_texture(board: PointGrid, theme: Theme, seat: int) -> Image.Image:
     """The whole playing area filled as `seat`'s tiles: Black's striped, White's dotted.
 
@@ -75,11 +73,7 @@ class RekushuRenderer(GameRenderer[RekushuState]):
     """Draws Rekushu positions."""
 
     game_name = "rekushu"
-
-    def narrow(self, state: GameState[Any]) -> RekushuState:
-        if not isinstance(state, RekushuState):
-            raise UnknownRendererError(f"not a Rekushu state: {state!r}")
-        return state
+    state_type = RekushuState
 
     def layout(self, state: RekushuState) -> BoardLayout:
         return board_for(state.size)

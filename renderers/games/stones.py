@@ -4,17 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image
 
 from renderers import sprites
-from renderers.base import BoardLayout, Coord, GameRenderer, UnknownRendererError, register
+from renderers.base import BoardLayout, Coord, GameRenderer, register
 from renderers.intersections import PointGrid
 from renderers.page import Caption
 from renderers.sprites import Point
 from renderers.theme import Theme
-from rules import GameState
 from rules.squares import parse_point
 from rules.stones import MoveKind, StonesState
 
@@ -50,11 +48,7 @@ class StonesRenderer(GameRenderer[StonesState]):
     """Draws Stones positions."""
 
     game_name = "stones"
-
-    def narrow(self, state: GameState[Any]) -> StonesState:
-        if not isinstance(state, StonesState):
-            raise UnknownRendererError(f"not a Stones state: {state!r}")
-        return state
+    state_type = StonesState
 
     def layout(self, state: StonesState) -> BoardLayout:
         return board_for(state.size)

@@ -14,13 +14,16 @@ from renderers import (
     BoardView,
     Theme,
     UnknownRendererError,
+    page,
     render,
     render_png,
     render_replay,
     rendered_games,
     replay_format,
 )
+from renderers.games import diffusion, groups, hexade, rekushu, stones
 from renderers.samples import random_game
+from renderers.sprites import number_size
 from renderers.theme import DEFAULT_THEME
 from rules import get_game
 
@@ -110,3 +113,27 @@ def test_replay_rejects_mixed_games_and_empty_input() -> None:
         render_replay([groups.new_game(), groups.new_game(start="drop")])
     with pytest.raises(ValueError, match="at least one"):
         render_replay([])
+
+
+def test_smallest_text_is_at_least_14_pixels() -> None:
+    """Coordinates, header, footer and the numbers on Diffusion's stones: all ≥ 14 px fonts."""
+    layouts = [
+        diffusion.BOARD,
+        groups.BOARD,
+        hexade.board_for(12),
+        hexade.board_for(5),
+        rekushu.board_for(20),
+        stones.board_for(19),
+        stones.board_for(5),
+    ]
+    assert min(layout.label_size for layout in layouts) >= 14
+    assert min(page.NAME_SIZE, page.FACT_SIZE, page.SUB_SIZE, page.SMALL_SIZE) >= 14
+    assert number_size(diffusion.BOARD.stone_diameter(), "41") >= 14
+
+
+def test_replay_frames_stay_within_the_size_budget() -> None:
+    """40 moves of Groups take at most 40/300 of the 8 MB allowed for a 300-move game."""
+    states = random_game("groups", seed=6, plies=40)
+    assert len(states) == 41
+    data = render_replay(states, BoardView(players=("Ada", "Grace")))
+    assert len(data) <= 8 * 1024 * 1024 * 40 / 300

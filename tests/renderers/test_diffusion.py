@@ -6,17 +6,14 @@ from renderers import BoardView, Hint, locate, render
 from renderers.games.diffusion import BOARD
 from renderers.theme import DEFAULT_THEME as THEME
 from rules.diffusion import DIFFUSION
-from tests.renderers.pixels import around, count_near, distance, pixel
+from tests.renderers.helpers import after, around, count_near, distance, pixel
 
 MOVES = ["k9-k10-l10", "j8-j9-j10-h10"]
 
 
 def play(*moves: str):
-    """The Diffusion Chess state after `moves`."""
-    state = DIFFUSION.new_game()
-    for move in moves:
-        state = state.play_text(move)
-    return state
+    """The position after `moves`."""
+    return after(DIFFUSION, *moves)
 
 
 def test_start_diamonds_are_drawn() -> None:

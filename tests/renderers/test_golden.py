@@ -15,6 +15,7 @@ from PIL import Image, ImageChops, ImageStat
 
 from renderers import BoardView, render_png, rendered_games
 from rules import get_game
+from tests.renderers.helpers import after
 
 GOLDEN = Path(__file__).parent / "golden"
 REGENERATE = os.environ.get("TABULA_REGENERATE_GOLDEN") == "1"
@@ -44,9 +45,7 @@ POSITIONS: dict[str, tuple[dict[str, object], list[str]]] = {
 def test_picture_matches_its_golden_image(name: str, tmp_path: Path) -> None:
     """The picture of a fixed position is the stored one, up to anti-aliasing noise."""
     options, moves = POSITIONS[name]
-    state = get_game(name).new_game(**options)
-    for move in moves:
-        state = state.play_text(move)
+    state = after(get_game(name), *moves, **options)
     data = render_png(state, VIEW)
     path = GOLDEN / f"{name}.png"
     if REGENERATE:

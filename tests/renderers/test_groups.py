@@ -10,7 +10,7 @@ from renderers.theme import DEFAULT_THEME as THEME
 from rules import GameError
 from rules.groups import BLACK_START, GROUPS, WHITE_START
 from rules.squares import column_letter
-from tests.renderers.pixels import around, count_near, distance, pixel
+from tests.renderers.helpers import around, count_near, distance, pixel
 
 
 def test_stones_are_drawn_where_their_cells_are() -> None:

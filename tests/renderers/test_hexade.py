@@ -9,15 +9,12 @@ from renderers.games.hexade import board_for
 from renderers.theme import DEFAULT_THEME as THEME
 from rules.hexade import HEXADE
 from rules.hexcoords import board_cells, format_cell
-from tests.renderers.pixels import around, count_near, distance, pixel
+from tests.renderers.helpers import after, around, count_near, distance, pixel
 
 
 def play(*moves: str, size: int = 10):
-    """The Hexade state after `moves`."""
-    state = HEXADE.new_game(size=size)
-    for move in moves:
-        state = state.play_text(move)
-    return state
+    """The position after `moves`."""
+    return after(HEXADE, *moves, size=size)
 
 
 def test_corners_and_centre_sit_where_the_notation_says() -> None:

@@ -7,18 +7,15 @@ from renderers.games.rekushu import board_for
 from renderers.theme import DEFAULT_THEME as THEME
 from rules.rekushu import REKUSHU
 from rules.squares import format_point
-from tests.renderers.pixels import around, count_near, distance, pixel
+from tests.renderers.helpers import after, around, count_near, distance, pixel
 
 CLAIM = ["a1", "h8", "a3", "h7", "c1", "h6", "c3", "f3", "a5 a1-c3"]
 """Black claims a1–c3 (four tiles); White mirrored c3 with f3, so h5 is now barred."""
 
 
 def play(*moves: str, size: int = 8):
-    """The Rekushu state after `moves`."""
-    state = REKUSHU.new_game(size=size)
-    for move in moves:
-        state = state.play_text(move)
-    return state
+    """The position after `moves`."""
+    return after(REKUSHU, *moves, size=size)
 
 
 def tile_centre(state, x: int, y: int) -> tuple[float, float]:

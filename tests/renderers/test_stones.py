@@ -7,15 +7,12 @@ from renderers.games.stones import board_for, signed
 from renderers.intersections import star_points
 from renderers.theme import DEFAULT_THEME as THEME
 from rules.stones import STONES
-from tests.renderers.pixels import around, count_near, distance, pixel
+from tests.renderers.helpers import after, around, count_near, distance, pixel
 
 
 def play(*moves: str, size: int = 9):
-    """The Stones state after `moves`."""
-    state = STONES.new_game(size=size)
-    for move in moves:
-        state = state.play_text(move)
-    return state
+    """The position after `moves`."""
+    return after(STONES, *moves, size=size)
 
 
 def test_star_points_follow_go_custom() -> None:

@@ -1,11 +1,24 @@
-"""Pixel helpers for the renderer tests."""
+"""Helpers for the renderer tests: positions from moves, pixel colours."""
 
 from __future__ import annotations
+
+from typing import Any, TypeVar
 
 from PIL import Image, ImageChops
 
 from renderers.sprites import Point
 from renderers.theme import RGB
+from rules import Game, GameState
+
+StateT = TypeVar("StateT", bound=GameState[Any])
+
+
+def after(game: Game[StateT], *moves: str, **options: object) -> StateT:
+    """The state of `game` (started with `options`) after `moves`."""
+    state = game.new_game(**options)
+    for move in moves:
+        state = state.play_text(move)
+    return state
 
 
 def distance(a: tuple[int, ...], b: tuple[int, ...]) -> int:
