@@ -135,7 +135,9 @@ def _match(
         fewest = min(entry.byes for entry in entries)
         eligible = [i for i, entry in enumerate(entries) if entry.byes == fewest]
         for below, i in enumerate(reversed(eligible)):
-            penalties[i, bye_node] = (0, 0, below, 0, 0, 0)
+            # A bye leaves colours as they are, so an excess already there stays.
+            stays = max(0, abs(entries[i].difference) - 1)
+            penalties[i, bye_node] = (0, stays, below, 0, 0, 0)
     graph: nx.Graph[int] = nx.Graph()
     graph.add_nodes_from(range(len(entries) + (bye_node is not None)))
     for (i, j), weight in _lexicographic_weights(penalties).items():

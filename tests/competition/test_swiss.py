@@ -139,8 +139,12 @@ class RoundFacts:
             0, abs(self.difference[second] - 1) - 1
         )
 
-    def perfect_matching_exists(self, allowed) -> bool:
-        """Whether the active players (and the bye) can all be paired on allowed edges."""
+    def perfect_matching_exists(self, allowed, *, balanced_bye: bool = False) -> bool:
+        """Whether the active players (and the bye) can all be paired on allowed edges.
+
+        With `balanced_bye`, the bye only goes to a player whose colours are within one
+        (a bye leaves them as they are).
+        """
         graph: nx.Graph[int | str] = nx.Graph()
         nodes: list[int | str] = list(self.active)
         if len(self.active) % 2:
@@ -150,7 +154,8 @@ class RoundFacts:
             for other in self.active[i + 1 :]:
                 if allowed(one, other):
                     graph.add_edge(one, other)
-            if "bye" in nodes and one in self.bye_rank:
+            bye_allowed = not balanced_bye or abs(self.difference[one]) <= 1
+            if "bye" in nodes and one in self.bye_rank and bye_allowed:
                 graph.add_edge(one, "bye")
         return 2 * len(nx.max_weight_matching(graph, maxcardinality=True)) == len(nodes)
 
@@ -160,6 +165,7 @@ class RoundFacts:
         for first, second in pairs:
             if second is None:
                 bye = self.bye_rank[first]
+                excess += max(0, abs(self.difference[first]) - 1)
                 continue
             rematches += self.met[frozenset((first, second))]
             if best_seats:
@@ -205,7 +211,8 @@ def check_round(tournament: Tournament, made: tuple[Pairing, ...]) -> None:
     assert all(facts.bye_rank.get(player) is not None for player in byes), "bye to fewest-byes"
     rematches = sum(facts.met[frozenset(p.players)] for p in made if not p.is_bye)
     balanced_pairing_exists = facts.perfect_matching_exists(
-        lambda a, b: not facts.met[frozenset((a, b))] and facts.colour_ok(a, b)
+        lambda a, b: not facts.met[frozenset((a, b))] and facts.colour_ok(a, b),
+        balanced_bye=True,
     )
     if balanced_pairing_exists or facts.perfect_matching_exists(
         lambda a, b: not facts.met[frozenset((a, b))]
