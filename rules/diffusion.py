@@ -210,8 +210,10 @@ class DiffusionState(GameState[DiffusionMove]):
     """The moves of the last completed turn."""
     previous_turn_paths: tuple[tuple[tuple[int, int], ...], ...]
     """For each move of the last completed turn, the cells its stone passed through."""
-    captured_last: tuple[tuple[int, int, int], ...]
-    """(col, row, seat) of the stone the last move captured, where it stood before the swap."""
+    turn_captures: tuple[tuple[tuple[int, int, int], ...], ...]
+    """For each move of the current turn, (col, row, seat) of what it captured (or ())."""
+    previous_turn_captures: tuple[tuple[tuple[int, int, int], ...], ...]
+    """For each move of the last completed turn, what it captured (or ())."""
     result: Outcome | None
 
     @property
@@ -276,6 +278,16 @@ class DiffusionState(GameState[DiffusionMove]):
             return self.turn_paths[-1]
         if self.previous_turn_paths and self.last_move is not None:
             return self.previous_turn_paths[-1]
+        return ()
+
+    @property
+    def captured_last(self) -> tuple[tuple[int, int, int], ...]:
+        """(col, row, seat) of the stone the last move captured, where it stood before the
+        swap; () when it captured nothing."""
+        if self.turn_captures:
+            return self.turn_captures[-1]
+        if self.previous_turn_captures and self.last_move is not None:
+            return self.previous_turn_captures[-1]
         return ()
 
     # --- moves ---
@@ -501,7 +513,8 @@ class DiffusionState(GameState[DiffusionMove]):
             turn_paths=(*self.turn_paths, tuple(_point(cell) for cell in trace)),
             previous_turn_moves=self.previous_turn_moves,
             previous_turn_paths=self.previous_turn_paths,
-            captured_last=captured_last,
+            turn_captures=(*self.turn_captures, captured_last),
+            previous_turn_captures=self.previous_turn_captures,
             result=Outcome(mover, KING_CAPTURED) if king_captured else None,
         )
         if king_captured:
@@ -525,6 +538,8 @@ class DiffusionState(GameState[DiffusionMove]):
             turn_paths=(),
             previous_turn_moves=self.turn_moves,
             previous_turn_paths=self.turn_paths,
+            turn_captures=(),
+            previous_turn_captures=self.turn_captures,
         )
         return state._with_result(state._judge_turn_start())
 
@@ -573,7 +588,8 @@ class DiffusionState(GameState[DiffusionMove]):
             " ".join(_path_text(path) for path in self.turn_paths),
             " ".join(self.format_move(move) for move in self.previous_turn_moves),
             " ".join(_path_text(path) for path in self.previous_turn_paths),
-            ",".join(f"{format_point(c, r)}:{seat}" for c, r, seat in self.captured_last),
+            " ".join(_captures_text(c) for c in self.turn_captures),
+            " ".join(_captures_text(c) for c in self.previous_turn_captures),
             "k" if self.result is not None and self.result.reason == KING_CAPTURED else "",
         ]
         return ";".join(fields)
@@ -683,6 +699,23 @@ def _parse_path(cleaned: str, original: str) -> tuple[int, ...]:
     return tuple(path)
 
 
+def _captures_text(captures: tuple[tuple[int, int, int], ...]) -> str:
+    """One move's captures for `encode()`: `k10:1` (cell and seat), or `-` for none."""
+    return ",".join(f"{format_point(c, r)}:{seat}" for c, r, seat in captures) or "-"
+
+
+def _parse_captures(text: str) -> tuple[tuple[int, int, int], ...]:
+    if text == "-":
+        return ()
+    captures = []
+    for item in text.split(","):
+        name, seat = item.split(":")
+        if seat not in ("0", "1"):
+            raise ValueError("bad seat")
+        captures.append((*parse_point(name, SIZE, SIZE), int(seat)))
+    return tuple(captures)
+
+
 def _parse_recorded(text: str) -> DiffusionMove:
     """A move's notation read back without checking legality (for stored moves)."""
     if text == "echo":
@@ -782,7 +815,8 @@ class DiffusionGame(Game[DiffusionState]):
             turn_paths=(),
             previous_turn_moves=(),
             previous_turn_paths=(),
-            captured_last=(),
+            turn_captures=(),
+            previous_turn_captures=(),
             result=None,
         )
         return state._with_result(state._judge_turn_start())
@@ -790,7 +824,7 @@ class DiffusionGame(Game[DiffusionState]):
     def decode(self, text: str) -> DiffusionState:
         try:
             fields = text.split(";")
-            if len(fields) != 17 or fields[0] != "1":
+            if len(fields) != 18 or fields[0] != "1":
                 raise ValueError("bad header")
             turn_number, to_move, ply, moves_left = (int(f) for f in fields[1:5])
             if (
@@ -834,12 +868,14 @@ class DiffusionGame(Game[DiffusionState]):
             turn_paths = tuple(_parse_cells(t) for t in fields[12].split())
             previous_moves = tuple(_parse_recorded(t) for t in fields[13].split())
             previous_paths = tuple(_parse_cells(t) for t in fields[14].split())
-            captured_last = []
-            for item in filter(None, fields[15].split(",")):
-                name, seat_text = item.split(":")
-                col, row = parse_point(name, SIZE, SIZE)
-                captured_last.append((col, row, int(seat_text)))
-            if fields[16] not in ("", "k"):
+            turn_captures = tuple(_parse_captures(t) for t in fields[15].split())
+            previous_captures = tuple(_parse_captures(t) for t in fields[16].split())
+            if not (
+                len(turn_moves) == len(turn_paths) == len(turn_captures)
+                and len(previous_moves) == len(previous_paths) == len(previous_captures)
+            ):
+                raise ValueError("bad turn record")
+            if fields[17] not in ("", "k"):
                 raise ValueError("bad result")
         except (ValueError, IndexError) as exc:
             raise DecodeError(f"not an encoded Diffusion Chess state: {exc}") from None
@@ -858,10 +894,11 @@ class DiffusionGame(Game[DiffusionState]):
             turn_paths=turn_paths,
             previous_turn_moves=previous_moves,
             previous_turn_paths=previous_paths,
-            captured_last=tuple(captured_last),
+            turn_captures=turn_captures,
+            previous_turn_captures=previous_captures,
             result=None,
         )
-        if fields[16] == "k":
+        if fields[17] == "k":
             return state._with_result(Outcome(to_move, KING_CAPTURED))
         if not turn_moves:
             return state._with_result(state._judge_turn_start())

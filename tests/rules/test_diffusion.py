@@ -291,6 +291,18 @@ def test_one_step_capture_swaps_with_the_start() -> None:
     assert state.stone_at(*point("k7")) == 0
 
 
+def test_the_previous_turn_keeps_its_paths_and_captures() -> None:
+    """After the turn passes, the opponent can still see every move, path and capture."""
+    state = DIFFUSION.position(["k5", "k6"], ["k7", "k8"])
+    state = play_all(state, "k6-k7", "k5-j5", "echo")
+    assert state.to_move == 1  # nothing left to move: the turn ended after three moves
+    assert [state.format_move(m) for m in state.previous_turn_moves] == ["k6-k7", "k5-j5", "echo"]
+    assert state.previous_turn_paths == (trace("k6", "k7"), trace("k5", "j5"), trace("j5", "h5"))
+    assert state.previous_turn_captures == (((*point("k7"), 1),), (), ())
+    assert state.captured_last == ()
+    assert state.last_path == trace("j5", "h5")
+
+
 def test_capture_needs_a_group_at_least_as_large() -> None:
     """Equal recorded sizes may capture; a smaller target may not; a larger one may."""
     equal = DIFFUSION.position(["k5", "k6"], ["k7", "k8"])
@@ -584,7 +596,9 @@ def test_encode_restores_mid_turn_state() -> None:
         lambda f: [*f[:6], "1", *f[7:]],
         lambda f: [*f[:7], "a1,k15", *f[8:]],
         lambda f: [*f[:9], "a1-a3", *f[10:]],
-        lambda f: [*f[:16], "won"],
+        lambda f: [*f[:17], "won"],
+        lambda f: [*f[:15], "-", "-", f[17]],
+        lambda f: [*f[:15], "a1:2", *f[16:]],
     ],
 )
 def test_decode_rejects_damaged_text(mangle: Callable[[list[str]], list[str]]) -> None:
