@@ -128,6 +128,10 @@ class GameRenderer(ABC, Generic[StateT]):
     def hint_targets(self, state: StateT, origin: Coord | None) -> Iterable[Coord]:
         """The legal destinations of the stone on `origin`, or every legal target cell."""
 
+    def hint_paths(self, state: StateT, origin: Coord | None) -> Iterable[list[Coord]]:
+        """Lines a hint draws under its dots: an echo's course, a rectangle one could claim."""
+        return ()
+
     def draw(self, state: GameState[Any], view: BoardView) -> Image.Image:
         """The whole picture of `state`."""
         theme = view.theme or DEFAULT_THEME
@@ -156,6 +160,8 @@ class GameRenderer(ABC, Generic[StateT]):
     ) -> None:
         origin = None if origin_text is None else self.parse_cell(state, origin_text)
         pitch = layout.pitch
+        strokes = [[layout.centre(c) for c in path] for path in self.hint_paths(state, origin)]
+        sprites.draw_strokes(image, strokes, theme.rgb("hint"), max(3.0, pitch * 0.07))
         if origin is not None:
             mark = sprites.square(theme.rgb("hint"), round(pitch * 0.92), max(2.5, pitch * 0.08))
             sprites.paste_centred(image, mark, layout.centre(origin))

@@ -107,6 +107,12 @@ class DiffusionRenderer(GameRenderer[DiffusionState]):
     def parse_cell(self, state: DiffusionState, text: str) -> Coord:
         return parse_point(text, SIZE, SIZE)
 
+    def hint_paths(self, state: DiffusionState, origin: Coord | None) -> Iterable[list[Coord]]:
+        echo = state.echo_preview
+        if echo and (origin is None or echo[0] == origin):
+            return [list(echo)]
+        return []
+
     def hint_targets(self, state: DiffusionState, origin: Coord | None) -> Iterable[Coord]:
         for move in state.legal_moves():
             cells = move.cells if not move.is_echo else state.echo_preview

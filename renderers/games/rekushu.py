@@ -139,6 +139,20 @@ class RekushuRenderer(GameRenderer[RekushuState]):
     def parse_cell(self, state: RekushuState, text: str) -> Coord:
         return parse_point(text, state.size, state.size)
 
+    def hint_paths(self, state: RekushuState, origin: Coord | None) -> Iterable[list[Coord]]:
+        if origin is None:
+            return []
+        return [
+            [
+                (rect.left, rect.bottom),
+                (rect.right, rect.bottom),
+                (rect.right, rect.top),
+                (rect.left, rect.top),
+                (rect.left, rect.bottom),
+            ]
+            for rect in state.claims_after(*origin)
+        ]
+
     def hint_targets(self, state: RekushuState, origin: Coord | None) -> Iterable[Coord]:
         if origin is None:
             return state.legal_placements()

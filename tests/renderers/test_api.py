@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 from typing import Any, cast
 
@@ -137,3 +138,14 @@ def test_replay_frames_stay_within_the_size_budget() -> None:
     assert len(states) == 41
     data = render_replay(states, BoardView(players=("Ada", "Grace")))
     assert len(data) <= 8 * 1024 * 1024 * 40 / 300
+
+
+def test_rendering_in_threads_draws_the_same_pictures() -> None:
+    """The bot renders through asyncio.to_thread: shared caches must not mix pictures up."""
+    states = random_game("hexade", {"size": 6}, seed=3, plies=30)[::3]
+    states += random_game("groups", seed=3, plies=30)[::3]
+    view = BoardView(players=("Ada", "Grace"))
+    alone = [render(state, view).tobytes() for state in states]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda state: render(state, view).tobytes(), states * 2))
+    assert together == alone * 2

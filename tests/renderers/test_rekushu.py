@@ -85,8 +85,12 @@ def test_hint_marks_every_legal_placement() -> None:
 
 
 def test_hint_on_a_point_marks_the_claims_it_allows() -> None:
-    """Hint("c3") for Black, who holds a1, c1 and a3, dots the corners of a1–c3."""
+    """Hint("c3") for Black, who holds a1, c1 and a3, outlines a1–c3 and dots its corners."""
     state = play("a1", "h8", "a3", "h7", "c1", "h6")
     image = render(state, BoardView(hint=Hint("c3")))
+    hint = THEME.rgb("hint")
     for corner in ("a1", "c1", "a3"):
-        assert distance(pixel(image, locate(state, corner)), THEME.rgb("hint")) < 30, corner
+        assert distance(pixel(image, locate(state, corner)), hint) < 30, corner
+    for edge in ("b1", "a2"):
+        assert distance(pixel(image, locate(state, edge)), hint) < 30, edge
+    assert distance(pixel(image, locate(state, "e2")), hint) > 60
