@@ -79,11 +79,28 @@ class DiffusionRenderer(GameRenderer[DiffusionState]):
         if path:
             ring = sprites.ring(theme.rgb("accent"), diameter + 2, max(3.0, cell * 0.09))
             sprites.paste_centred(image, ring, BOARD.centre(path[-1]))
-        if state.captured_last and len(path) >= 2:
-            # The captured stone was swapped into the cell the capturer stepped from.
-            mark = sprites.cross(
-                theme.rgb("accent"), theme.rgb("line"), round(diameter * 0.42), cell * 0.08
-            )
+        self._mark_captures(image, state, theme)
+
+    def _mark_captures(self, image: Image.Image, state: DiffusionState, theme: Theme) -> None:
+        """Cross each stone captured in the turn shown; the last move's in the accent colour.
+
+        A captured stone is swapped into the cell its capturer stepped from, so it is
+        marked there, where it still stands.
+        """
+        if state.turn_paths:
+            paths, captures = state.turn_paths, state.turn_captures
+        else:
+            paths, captures = state.previous_turn_paths, state.previous_turn_captures
+        size = round(BOARD.stone_diameter() * 0.42)
+        for index, (path, taken) in enumerate(zip(paths, captures, strict=False)):
+            if not taken or len(path) < 2:
+                continue
+            seat = taken[0][2]
+            if state.stone_at(*path[-2]) != seat:
+                continue  # captured again later in the turn and moved on
+            last = index == len(paths) - 1
+            ink = theme.rgb("accent" if last else "earlier")
+            mark = sprites.cross(ink, theme.rgb("line"), size, BOARD.cell * 0.08)
             sprites.paste_centred(image, mark, BOARD.centre(path[-2]))
 
     def _caption(self, state: DiffusionState) -> Caption:
