@@ -83,3 +83,17 @@ def test_hint_marks_the_destinations_of_one_stone() -> None:
         assert distance(pixel(image, locate(state, name)), THEME.rgb("hint")) < 30, name
     for own in ("k5", "j8", "k1"):
         assert distance(pixel(image, locate(state, own)), THEME.rgb("hint")) > 60, own
+
+
+def test_a_captured_stone_is_crossed_where_it_was_swapped_to() -> None:
+    """c3 takes d3: the black stone now on c3 carries the accent cross."""
+    start = DIFFUSION.position(white=["c3", "c4", "a1", "a2"], black=["d3", "e3", "s19", "t19"])
+    state = start.play_text("c3-d3")
+    assert state.captured_last == ((3, 2, 1),)
+    image = render(state)
+    x, y = locate(state, "d3")
+    face = (x - BOARD.stone_diameter() * 0.3, y)  # beside the number printed in the middle
+    assert distance(pixel(image, face), THEME.rgb("white")) < 60
+    accent = THEME.rgb("accent")
+    assert count_near(image, around(locate(state, "c3"), BOARD.cell * 0.15), accent) > 10
+    assert count_near(image, around(locate(state, "e3"), BOARD.cell * 0.15), accent) == 0
