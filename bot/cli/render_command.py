@@ -54,7 +54,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         nargs="?",
         const="",
         metavar="CELL",
-        help="mark legal moves: of the stone on CELL, or every legal cell without CELL",
+        help=(
+            "mark legal moves: of the stone on CELL, or every legal cell without CELL "
+            "(put it after the moves: before them it takes the first move for its CELL)"
+        ),
     )
     parser.add_argument("--players", nargs=2, metavar="NAME", help="the two players' names")
     parser.add_argument("--status", help="text replacing the turn/result line")
