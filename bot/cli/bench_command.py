@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import argparse
 
-from bot.bench import pairing_bench, render_bench, rules_bench
+from bot.bench import ai_bench, pairing_bench, render_bench, rules_bench
 
-BENCHMARKS = (rules_bench, render_bench, pairing_bench)
+BENCHMARKS = (rules_bench, render_bench, pairing_bench, ai_bench)
 """Each benchmark module adds its own `bench` subcommand with `register(subparsers)`."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the `bench` subcommand and its kinds."""
-    parser = subparsers.add_parser("bench", help="measure speed (rules, render, pairing)")
+    parser = subparsers.add_parser(
+        "bench", help="measure speed and strength (rules, render, pairing, ai)"
+    )
     kinds = parser.add_subparsers(dest="kind", metavar="KIND", required=True)
     for module in BENCHMARKS:
         module.register(kinds)

@@ -1,0 +1,199 @@
+"""`tabula bench ai GAME`: matches between computer levels and a random player.
+
+Each match alternates seats game by game; games run in parallel worker processes.
+Win rates come with 95 % Wilson intervals; answer times are wall-clock seconds
+measured around each computer turn (on this machine, under whatever load it has).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import Any
+
+from bot.ai import DEFAULT_SECONDS
+from bot.bench.ai_match import PLAYERS, GameRecord, GameSpec, play_game, wilson
+from bot.cli.options import add_option_argument, parse_options
+from rules import get_game
+
+
+@dataclass(frozen=True)
+class Match:
+    """Player `first` against player `second`, and the win rate `first` must reach."""
+
+    first: str
+    second: str
+    target: float | None
+    """The share of games `first` must win; None: it must win more games than `second`."""
+
+    @property
+    def label(self) -> str:
+        return f"{self.first}-{self.second}"
+
+
+MATCHES = {
+    "hard-random": Match("hard", "random", 0.95),
+    "easy-random": Match("easy", "random", 0.70),
+    "hard-easy": Match("hard", "easy", None),
+}
+"""The matches the issue asks for; others can be named as `A-B` on the command line."""
+
+
+def parse_match(text: str) -> Match:
+    """A match by name (`hard-random`) or as any two players (`medium-easy`)."""
+    if text in MATCHES:
+        return MATCHES[text]
+    first, sep, second = text.partition("-")
+    if not sep or first not in PLAYERS or second not in PLAYERS:
+        raise argparse.ArgumentTypeError(
+            f"a match is two players joined by '-', each one of {', '.join(PLAYERS)}"
+        )
+    return Match(first, second, None)
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add `bench ai`."""
+    parser = subparsers.add_parser(
+        "ai", help="win rates and answer times of the computer player against others"
+    )
+    parser.add_argument("game", help="the game to play")
+    parser.add_argument("--games", type=int, default=20, help="games per match (default 20)")
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=DEFAULT_SECONDS,
+        help=f"the hard level's seconds per answer (default {DEFAULT_SECONDS:g})",
+    )
+    parser.add_argument(
+        "--match",
+        action="append",
+        type=parse_match,
+        metavar="A-B",
+        help="a match to play (repeatable; default: hard-random, easy-random, hard-easy)",
+    )
+    parser.add_argument(
+        "--workers", type=int, default=min(2, os.cpu_count() or 1), help="parallel games"
+    )
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print one JSON line per match")
+    add_option_argument(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the matches and print the figures."""
+    game = get_game(args.game)
+    options = parse_options(args.option)
+    game.validate_options(options)
+    matches: list[Match] = args.match or list(MATCHES.values())
+    specs = {
+        match.label: [
+            GameSpec(
+                game.name,
+                options,
+                (match.first, match.second) if i % 2 == 0 else (match.second, match.first),
+                args.budget,
+                args.seed * 100_000 + m * 1000 + i,
+            )
+            for i in range(args.games)
+        ]
+        for m, match in enumerate(matches)
+    }
+    records: dict[str, list[GameRecord]] = {label: [] for label in specs}
+    with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
+        futures = {
+            pool.submit(play_game, spec): label for label, group in specs.items() for spec in group
+        }
+        for done, future in enumerate(as_completed(futures), 1):
+            record = future.result()
+            records[futures[future]].append(record)
+            print(
+                f"[{done}/{len(futures)}] {futures[future]} {record.spec.seats}: "
+                f"winner {record.winner} after {record.plies} plies ({record.reason})",
+                file=sys.stderr,
+                flush=True,
+            )
+    met = True
+    for match in matches:
+        report = summarise(match, records[match.label])
+        met &= report["target_met"]
+        print(json.dumps(report) if args.json else describe(game.name, report))
+    return 0 if met else 1
+
+
+def summarise(match: Match, records: list[GameRecord]) -> dict[str, Any]:
+    """A match's results as plain data."""
+    wins = draws = losses = 0
+    times: dict[str, dict[str, list[float]]] = {}
+    for record in records:
+        first_seat = record.spec.seats.index(match.first)
+        if match.first == match.second:
+            first_seat = record.spec.seed % 2
+        if record.winner is None:
+            draws += 1
+        elif record.winner == first_seat:
+            wins += 1
+        else:
+            losses += 1
+        for seat, seconds in record.turn_seconds.items():
+            player = record.spec.seats[seat]
+            entry = times.setdefault(player, {"turns": [], "moves": []})
+            entry["turns"].extend(seconds)
+            entry["moves"].extend(record.move_seconds[seat])
+    games = len(records)
+    low, high = wilson(wins, games)
+    met = wins > losses if match.target is None else bool(games) and wins / games >= match.target
+    return {
+        "match": match.label,
+        "games": games,
+        "wins": wins,
+        "draws": draws,
+        "losses": losses,
+        "win_rate": wins / games if games else 0.0,
+        "ci95": [low, high],
+        "target": match.target,
+        "target_met": met,
+        "mean_plies": statistics.fmean(r.plies for r in records) if records else 0.0,
+        "seconds": {
+            player: {
+                "turns": len(entry["turns"]),
+                "turn_mean": statistics.fmean(entry["turns"]),
+                "turn_max": max(entry["turns"]),
+                "moves": len(entry["moves"]),
+                "move_mean": statistics.fmean(entry["moves"]),
+                "move_max": max(entry["moves"]),
+            }
+            for player, entry in times.items()
+            if entry["turns"]
+        },
+    }
+
+
+def describe(game: str, report: dict[str, Any]) -> str:
+    """A match report in words."""
+    first, second = report["match"].split("-")
+    low, high = report["ci95"]
+    if report["target"] is None:
+        goal = f"target: more wins than {second}"
+    else:
+        goal = f"target: ≥ {report['target']:.0%} wins"
+    lines = [
+        f"{game}: {first} vs {second}: {report['games']} games, {first} won {report['wins']}, "
+        f"drew {report['draws']}, lost {report['losses']}: win rate {report['win_rate']:.1%} "
+        f"(95 % CI {low:.1%}–{high:.1%}); {goal}: "
+        + ("met" if report["target_met"] else "NOT met")
+        + f"; {report['mean_plies']:.0f} plies per game"
+    ]
+    for player, figures in report["seconds"].items():
+        lines.append(
+            f"  {player}: {figures['turn_mean']:.2f} s per answer "
+            f"(max {figures['turn_max']:.2f} s, {figures['turns']} answers); "
+            f"{figures['move_mean']:.3f} s per move "
+            f"(max {figures['move_max']:.2f} s, {figures['moves']} moves)"
+        )
+    return "\n".join(lines)

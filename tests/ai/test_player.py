@@ -1,0 +1,107 @@
+"""The computer player on every registered game: legal, within budget, deterministic."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from bot.ai import Budget, choose_move, choose_turn, policy_for
+from rules import list_games
+from tests.ai.conftest import FakeTime, random_position
+
+GAMES = [game.name for game in list_games()]
+ITERATIONS = 24
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("plies", [0, 7, 30])
+def test_only_legal_moves(game: str, plies: int) -> None:
+    """From the start and from random positions, the chosen move is a legal move."""
+    for seed in range(2):
+        state = random_position(game, plies, seed)
+        decision = choose_move(state, Budget(iterations=ITERATIONS), seed=seed)
+        assert decision.move in set(state.legal_moves())
+        assert state.parse_move(decision.notation) == decision.move
+        assert decision.iterations <= ITERATIONS
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_policy_moves_are_legal(game: str) -> None:
+    """Every candidate and every playout move the game's knowledge offers is legal."""
+    import random
+
+    policy = policy_for(game)
+    rng = random.Random(5)
+    for seed in range(3):
+        state = random_position(game, 12 * seed, seed)
+        legal = set(state.legal_moves())
+        candidates = policy.candidates(state, rng)
+        assert candidates
+        assert set(candidates) <= legal
+        assert len(set(candidates)) == len(candidates)
+        for _ in range(20):
+            move = policy.playout_move(state, rng)
+            assert move in legal
+            state = state.play(move)
+            if state.outcome() is not None:
+                break
+            legal = set(state.legal_moves())
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_same_seed_same_move(game: str) -> None:
+    """A fixed seed and an iteration budget give the same move and statistics every time."""
+    state = random_position(game, 9, seed=3)
+    runs = [choose_move(state, Budget(iterations=40), seed=11) for _ in range(2)]
+    assert runs[0].move == runs[1].move
+    assert runs[0].iterations == runs[1].iterations
+    assert runs[0].value == runs[1].value
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_fake_time_budget_is_respected(game: str) -> None:
+    """With a time source that advances 10 ms per read, a 0.5 s search ends within 0.5 s."""
+    state = random_position(game, 5, seed=1)
+    clock = FakeTime(0.01)
+    decision = choose_move(state, Budget(seconds=0.5), seed=2, time_source=clock)
+    assert decision.seconds <= 0.5
+    assert clock.now <= 0.5 + clock.step
+    assert decision.reason != "search" or decision.iterations >= 1
+
+
+def test_wall_clock_budget_is_respected() -> None:
+    """A real 0.2 s budget on a mid-game Hexade position answers well within a second."""
+    state = random_position("hexade", 16, seed=4)
+    started = time.perf_counter()
+    decision = choose_move(state, Budget(seconds=0.2), seed=1)
+    elapsed = time.perf_counter() - started
+    assert decision.iterations >= 1
+    assert decision.seconds <= 0.2
+    assert elapsed < 1.0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_turn_ends_when_the_other_player_is_to_move(game: str) -> None:
+    """choose_turn plays every move of the turn (several in Diffusion Chess), no more."""
+    state = random_position(game, 4, seed=2)
+    seat = state.to_move
+    decisions = choose_turn(state, Budget(iterations=8), seed=1)
+    assert decisions
+    for decision in decisions[:-1]:
+        state = state.play(decision.move)
+        assert state.to_move == seat and state.outcome() is None
+    state = state.play(decisions[-1].move)
+    assert state.outcome() is not None or state.to_move != seat
+
+
+def test_a_finished_game_has_no_move() -> None:
+    """Asking for a move in a finished game is an error, not a crash later."""
+    from rules.groups import GROUPS
+
+    won = GROUPS.position(
+        ["a1", "a2", "a3", "a4", "a5", "a6"], ["h8", "h7", "h6", "h5", "h4", "g8"], to_move=1
+    )
+    assert won.outcome() is not None
+    with pytest.raises(ValueError, match="over"):
+        choose_move(won, Budget(iterations=5))

@@ -1,0 +1,79 @@
+"""`tabula bench ai`: the statistics and a real (tiny) match through the command line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.bench.ai_bench import MATCHES, Match, parse_match, summarise
+from bot.bench.ai_match import GameRecord, GameSpec, play_game, wilson
+from bot.cli import main
+
+
+def test_wilson_interval_known_values() -> None:
+    """20 wins in 20 games: 83.9–100 %; 7 in 10: 39.7–89.2 %; no games: 0–100 %."""
+    low, high = wilson(20, 20)
+    assert round(low, 3) == 0.839 and high == 1.0
+    low, high = wilson(7, 10)
+    assert (round(low, 3), round(high, 3)) == (0.397, 0.892)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_parse_match() -> None:
+    """Named matches, any two players, and a clear error otherwise."""
+    assert parse_match("hard-random") is MATCHES["hard-random"]
+    assert parse_match("medium-easy") == Match("medium", "easy", None)
+    with pytest.raises(Exception, match="two players"):
+        parse_match("hard-expert")
+
+
+def _record(seats: tuple[str, str], winner: int | None, seconds: list[float]) -> GameRecord:
+    spec = GameSpec("groups", {}, seats, 5.0, 1)
+    ai = seats.index("hard")
+    return GameRecord(spec, winner, "", 10, {ai: seconds}, {ai: seconds})
+
+
+def test_summary_counts_by_player_not_by_seat() -> None:
+    """Wins are credited to the player whichever seat it had; times are per player."""
+    records = [
+        _record(("hard", "random"), 0, [1.0, 3.0]),
+        _record(("random", "hard"), 1, [2.0]),
+        _record(("random", "hard"), 0, [4.0]),
+        _record(("hard", "random"), None, [0.5]),
+    ]
+    report = summarise(MATCHES["hard-random"], records)
+    assert (report["wins"], report["draws"], report["losses"]) == (2, 1, 1)
+    assert report["win_rate"] == 0.5 and not report["target_met"]
+    assert report["seconds"]["hard"]["turn_max"] == 4.0
+    assert report["seconds"]["hard"]["turns"] == 5
+
+
+def test_a_game_is_played_to_its_end() -> None:
+    """A worker's game ends with an outcome and records the computer's answer times."""
+    record = play_game(GameSpec("groups", {}, ("easy", "random"), 5.0, 3))
+    assert record.reason and record.plies > 0
+    assert len(record.turn_seconds[0]) == (record.plies + 1) // 2
+    assert 1 not in record.turn_seconds
+
+
+def test_command_line_match(capsys: pytest.CaptureFixture[str]) -> None:
+    """`tabula bench ai groups --games 2 --match easy-random --json` reports the match."""
+    status = main(
+        [
+            "bench",
+            "ai",
+            "groups",
+            "--games",
+            "2",
+            "--match",
+            "easy-random",
+            "--workers",
+            "1",
+            "--json",
+        ]
+    )
+    report = json.loads(capsys.readouterr().out.strip())
+    assert report["match"] == "easy-random" and report["games"] == 2
+    assert report["wins"] + report["draws"] + report["losses"] == 2
+    assert status == (0 if report["target_met"] else 1)
