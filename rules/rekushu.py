@@ -277,6 +277,23 @@ class RekushuState(GameState[RekushuMove]):
         claims = [rect for rect, _ in existing if not rect.contains(x, y)]
         return claims + completions.get(y * self.size + x, [])
 
+    def claim_options(
+        self,
+    ) -> tuple[tuple[Rectangle, ...], dict[tuple[int, int], tuple[Rectangle, ...]]]:
+        """Every claim the player to move could make this turn, in one pass (for the AI).
+
+        Returns the rectangles claimable as the board stands (together with any legal
+        placement outside them), and, per legal placement (x, y), the rectangles that
+        placement would complete as their fourth corner.
+        """
+        if self.result is not None:
+            return (), {}
+        existing, completions = self._claim_candidates()
+        mask, n = self._placement_mask(), self.size
+        return tuple(rect for rect, _ in existing), {
+            (p % n, p // n): tuple(rects) for p, rects in completions.items() if mask >> p & 1
+        }
+
     # --- rules internals ---
 
     @property

@@ -216,6 +216,7 @@ def test_exact_legal_moves_with_claims() -> None:
     assert set(state.claims_after(3, 3)) == {Rectangle(1, 1, 3, 3), Rectangle(4, 5, 6, 7)}
     assert state.claims_after(5, 6) == []
     assert state.claims_after(1, 1) == []  # b2 is occupied: no placement, no claims
+    assert state.claim_options() == ((Rectangle(4, 5, 6, 7),), {(3, 3): (Rectangle(1, 1, 3, 3),)})
 
 
 def test_only_the_movers_stones_make_claims() -> None:
@@ -597,6 +598,11 @@ def test_legal_moves_match_a_brute_force_oracle(state: RekushuState) -> None:
             claims.add(move.claim)
     for x, y in sorted(by_placement)[:: max(1, len(by_placement) // 12)]:
         assert set(state.claims_after(x, y)) == by_placement[x, y]
+    existing, completions = state.claim_options()
+    for (x, y), claims in by_placement.items():
+        outside = {rect for rect in existing if not rect.contains(x, y)}
+        assert outside | set(completions.get((x, y), ())) == claims
+    assert set(completions) <= set(by_placement)
 
 
 @settings(max_examples=40, deadline=None)
