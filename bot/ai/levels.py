@@ -1,15 +1,16 @@
 """The difficulty levels of the computer player and the budgets behind them.
 
-| level  | iterations per move | time cap per move            |
+| level  | iterations per move | time cap per answer          |
 |--------|---------------------|------------------------------|
 | easy   | 60                  | a tenth of the time budget   |
 | medium | 600                 | half of the time budget      |
 | hard   | no limit            | the whole time budget (5 s)  |
 
-A multi-move turn (Diffusion Chess) shares one turn's time budget among its moves.
-Iteration limits make `easy` and `medium` play the same move for the same seed on any
-machine; `hard` plays as well as the configured time allows. The time caps keep the
-lower levels quick on slow machines and in games whose iterations are expensive.
+An answer is a whole turn: a multi-move turn (Diffusion Chess) shares the time among
+its moves. Iteration limits make `easy` and `medium` play the same move for the same
+seed on any machine unless their time cap cuts the search short (on a slow or busy
+machine, or in games whose iterations are expensive); `hard` plays as well as the
+configured time allows and answers within it.
 """
 
 from __future__ import annotations

@@ -62,6 +62,9 @@ class SearchResult:
     iterations: int
     moves: tuple[MoveStats, ...]
     """Every move the search expanded at the root, most visited first."""
+    reason: str = "search"
+    """`search`, `only move` (one candidate: nothing to search) or `no time` (the policy's
+    first candidate, when not even one iteration fitted in the budget)."""
 
 
 def search(state: State, policy: Policy, stopwatch: Stopwatch, rng: random.Random) -> SearchResult:
@@ -70,7 +73,11 @@ def search(state: State, policy: Policy, stopwatch: Stopwatch, rng: random.Rando
     root.untried = policy.candidates(state, rng)[::-1]
     if not root.untried:
         raise ValueError("the search needs a position with a legal move")
+    if len(root.untried) == 1:
+        return SearchResult(root.untried[0], 0, (), "only move")
     exploration = policy.exploration
+    # Until an iteration has been timed, assume one costs as much as the set-up did.
+    stopwatch.slowest = max(stopwatch.slowest, stopwatch.elapsed())
     while not stopwatch.exhausted():
         _iterate(root, policy, rng, exploration)
         stopwatch.tick()
@@ -78,6 +85,9 @@ def search(state: State, policy: Policy, stopwatch: Stopwatch, rng: random.Rando
             _settled(root, stopwatch) or _decided(root, policy.decided)
         ):
             break
+    if not root.children:
+        # No time for even one iteration: the policy's first choice.
+        return SearchResult(root.untried[-1], 0, (), "no time")
     ranked = sorted(root.children, key=lambda child: (-child.visits, -child.mean()))
     return SearchResult(
         ranked[0].move,

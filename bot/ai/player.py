@@ -10,6 +10,10 @@ from bot.ai.budget import Budget, Stopwatch, TimeSource
 from bot.ai.mcts import search
 from bot.ai.policy import Move, Policy, State, policy_for
 
+TURN_SHARE = 0.95
+"""The share of a turn's time budget its moves may use: the rest covers the small work
+between them (playing each move, starting the next search)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Decision:
@@ -19,7 +23,7 @@ class Decision:
     notation: str
     """The move in the game's notation."""
     reason: str
-    """`wins at once`, `only move` or `search`."""
+    """`wins at once`, `only move`, `search` or `no time` (see `SearchResult.reason`)."""
     iterations: int
     """Search iterations spent (0 when no search was needed)."""
     seconds: float
@@ -50,9 +54,8 @@ def choose_move(
         return _decision(state, winning, "wins at once", stopwatch)
     rng = random.Random(seed)
     result = search(state, policy, stopwatch, rng)
-    if len(result.moves) == 1 and result.iterations <= 1:
-        return _decision(state, result.move, "only move", stopwatch)
-    return _decision(state, result.move, "search", stopwatch, result.moves[0].value)
+    value = result.moves[0].value if result.moves else None
+    return _decision(state, result.move, result.reason, stopwatch, value)
 
 
 def choose_turn(
@@ -76,7 +79,7 @@ def choose_turn(
     while state.outcome() is None and state.to_move == seat:
         share = None
         if budget.seconds is not None:
-            left = budget.seconds - (time_source() - started)
+            left = budget.seconds * TURN_SHARE - (time_source() - started)
             share = max(left, 1e-3) / max(1, policy.moves_left_in_turn(state))
         decision = choose_move(
             state,

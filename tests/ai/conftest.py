@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from rules import GameState, get_game
+from rules.diffusion import DiffusionState
 
 TEST_OPTIONS: dict[str, dict[str, object]] = {
     "hexade": {"size": 6},
@@ -29,13 +30,25 @@ class FakeTime:
         return self.now
 
 
+def random_move(state: GameState[Any], rng: random.Random) -> Any:
+    """A random legal move; in Diffusion Chess a random stone first, then its destination
+    (listing all of a position's thousands of paths each time would be slow)."""
+    if isinstance(state, DiffusionState):
+        stones = state.stones(state.to_move)
+        rng.shuffle(stones)
+        for col, row in stones:
+            moves = state.moves_from(col, row)
+            if moves:
+                return rng.choice(moves)
+    return rng.choice(list(state.legal_moves()))
+
+
 def random_position(game_name: str, plies: int, seed: int) -> GameState[Any]:
     """A position after up to `plies` random moves from the start (never a finished one)."""
     rng = random.Random(seed)
     state: GameState[Any] = get_game(game_name).new_game(**TEST_OPTIONS.get(game_name, {}))
     for _ in range(plies):
-        moves = list(state.legal_moves())
-        after = state.play(rng.choice(moves))
+        after = state.play(random_move(state, rng))
         if after.outcome() is not None:
             break
         state = after

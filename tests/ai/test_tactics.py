@@ -101,3 +101,37 @@ def test_rekushu_takes_the_larger_claim() -> None:
     )
     decision = choose_move(state, Budget(iterations=60), seed=4)
     assert decision.move.claim == Rectangle(3, 3, 8, 8)
+
+
+def test_stones_decisive_capture_wins_at_once() -> None:
+    """Black's f6 takes the two White stones on e5 and f5: a lead of 2 reaches Black's 1."""
+    from rules.stones import STONES
+
+    state = STONES.position(
+        ["d5", "g5", "e4", "f4", "e6", "a9"], ["e5", "f5", "j1"], prisoners=(0, 0)
+    )
+    decision = choose_move(state, Budget(iterations=50), seed=1)
+    assert decision.notation == "f6"
+    assert decision.reason == "wins at once"
+    outcome = state.play(decision.move).outcome()
+    assert outcome is not None and outcome.winner == 0
+
+
+def test_stones_a_single_stone_capture_is_not_taken_for_a_win() -> None:
+    """Taking one stone is never decisive, so nothing is played without a search."""
+    from rules.stones import STONES
+
+    state = STONES.position(["d5", "f5", "e4"], ["e5", "j1"], prisoners=(0, 0))
+    assert find_winning_move(state, policy_for("stones")) is None
+
+
+def test_diffusion_king_capture_wins_at_once() -> None:
+    """White's c4 runs to d4 and takes the open Black king on e4 (its group is as large)."""
+    from rules.diffusion import DIFFUSION
+
+    state = DIFFUSION.position(["c3", "c4", "c5"], ["f4", "g4"], black_king="e4")
+    decision = choose_move(state, Budget(iterations=50), seed=1)
+    assert decision.notation == "c4-d4-e4"
+    assert decision.reason == "wins at once"
+    outcome = state.play(decision.move).outcome()
+    assert outcome is not None and outcome.winner == 0

@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from bot.ai.games import groups, hexade, rekushu
+from bot.ai.games import diffusion, groups, hexade, rekushu, stones
 
-__all__ = ["groups", "hexade", "rekushu"]
+__all__ = ["diffusion", "groups", "hexade", "rekushu", "stones"]

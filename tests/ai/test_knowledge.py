@@ -1,0 +1,144 @@
+"""The per-game knowledge's board helpers, checked against plain brute force."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.ai.games import diffusion, groups, hexade, rekushu, stones
+from rules.diffusion import DiffusionState, group_sizes
+from rules.groups import GroupsState
+from rules.hexade import SHAPES, HexadeState
+from rules.hexcoords import board_cells
+from rules.rekushu import Rectangle, RekushuState
+from rules.stones import MoveKind, StonesState
+from tests.ai.conftest import random_position
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_hexade_windows_match_brute_force(seed: int) -> None:
+    """Open windows by own-stone count equal a count over every placement of every shape."""
+    state = random_position("hexade", 10 + 6 * seed, seed)
+    assert isinstance(state, HexadeState)
+    tables = hexade._tables(state.size)
+    cells = set(board_cells(state.size))
+    white = set(state.stones(0))
+    black = set(state.stones(1))
+    for own, other, bits in (
+        (white, black, (state.white, state.black)),
+        (black, white, (state.black, state.white)),
+    ):
+        expected = [0] * 7
+        for _, offsets in SHAPES:
+            for q, r in cells:
+                window = [(q + dq, r + dr) for dq, dr in offsets]
+                if all(c in cells for c in window) and not any(c in other for c in window):
+                    expected[sum(c in own for c in window)] += 1
+        found = hexade.windows(tables, *bits)
+        assert [found.count(k) for k in range(7)] == expected
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_hexade_capture_cells_are_exactly_the_capturing_moves(seed: int) -> None:
+    """capture_cells() marks the empty cells whose placement removes opponent stones."""
+    state = random_position("hexade", 30 + 5 * seed, seed)
+    assert isinstance(state, HexadeState)
+    tables = hexade._tables(state.size)
+    own, other = (state.black, state.white) if state.to_move else (state.white, state.black)
+    marked = hexade.capture_cells(tables, own, other, tables.full & ~(own | other))
+    for move in state.legal_moves():
+        bit = move.r * (2 * state.size - 1) + move.q
+        assert bool(marked >> bit & 1) == bool(state.play(move).captured), move
+
+
+def test_groups_group_count_and_scatter() -> None:
+    """Two orthogonal groups, diagonal contact not counted; a compact six scatters least."""
+    from rules.groups import GROUPS
+
+    state = GROUPS.position(["a1", "a2", "b3", "c3", "h8", "h7"], ["d5", "e5"])
+    assert isinstance(state, GroupsState)
+    assert groups.group_count(state.white) == 3
+    block = GROUPS.position(["c3", "d3", "c4", "d4", "c5", "d5"], ["h8"]).white
+    line = GROUPS.position(["a1", "b1", "c1", "d1", "e1", "f1"], ["h8"]).white
+    assert groups.group_count(block) == groups.group_count(line) == 1
+    assert groups.scatter(block) < groups.scatter(line)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_diffusion_keeps_group_never_splits_a_group(seed: int) -> None:
+    """Whenever keeps_group() says a stone may leave, its group stays in one piece."""
+    state = random_position("diffusion", 20 + 10 * seed, seed)
+    assert isinstance(state, DiffusionState)
+    board = state.board
+    for cell, value in enumerate(board):
+        if not value or not diffusion.keeps_group(board, cell):
+            continue
+        without = bytearray(board)
+        without[cell] = 0
+        before = group_sizes(board)[1][value - 1]
+        after = group_sizes(bytes(without))[1][value - 1]
+        alone = all(board[near] != value for near in diffusion.NEIGHBOURS[cell])
+        assert after == before - alone
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_diffusion_groups_of_matches_the_engine(seed: int) -> None:
+    """groups_of() finds as many groups, of the same sizes, as the engine's group_sizes()."""
+    state = random_position("diffusion", 40 * seed, seed)
+    assert isinstance(state, DiffusionState)
+    counts = group_sizes(state.board)[1]
+    for colour in (1, 2):
+        found = diffusion.groups_of(state.board, colour)
+        assert len(found) == counts[colour - 1]
+        assert sum(len(group) for group in found) == state.board.count(colour)
+        assert [len(group) for group in found] == sorted((len(g) for g in found), reverse=True)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_rekushu_complete_plans_are_the_engines_claims(seed: int) -> None:
+    """Plans with four corners are exactly the rectangles the engine lets the mover claim."""
+    rng = random.Random(seed)
+    state = random_position("rekushu", 20 + 8 * seed, seed)
+    assert isinstance(state, RekushuState)
+    board = rekushu._Board(state)
+    own = state.white if state.to_move else state.black
+    complete = {plan.rect for plan in rekushu.plans(board, own) if plan.missing < 0}
+    existing, _ = state.claim_options()
+    assert complete == set(existing)
+    # Three-corner plans: the fourth corner completes the claim in the engine.
+    for plan in rekushu.plans(board, own):
+        if plan.missing >= 0 and rng.random() < 0.5:
+            x, y = plan.missing % state.size, plan.missing // state.size
+            if (x, y) in state.legal_placements():
+                assert plan.rect in state.claims_after(x, y)
+
+
+def test_rekushu_setups_find_three_corner_rectangles() -> None:
+    """With e2 and b6 placed, e6 would give three corners of b2-e6 (b2 is still free)."""
+    from rules.rekushu import REKUSHU
+
+    state = REKUSHU.position(size=8, black=["e2", "b6"], white=["h8"], ply=10)
+    board = rekushu._Board(state)
+    found = rekushu.setups(board, state.black, [5 * 8 + 4, 0])
+    assert found == {5 * 8 + 4: Rectangle(1, 1, 4, 5).area}
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_stones_liberties_and_captures_match_the_engine(seed: int) -> None:
+    """liberties_after() and captures() agree with playing the placement, when it is safe."""
+    state = random_position("stones", 15 + 6 * seed, seed)
+    assert isinstance(state, StonesState)
+    board = stones._Board(state)
+    for move in state.legal_moves():
+        if move.kind is not MoveKind.PLACE:
+            continue
+        assert move.point is not None
+        after = state.play(move)
+        taken = bin(after.removed[1 - state.to_move]).count("1")
+        if after.removed[state.to_move]:
+            continue  # a self-capture
+        assert board.captures(move.point) == taken
+        if not taken:
+            col, row = move.point % state.size, move.point // state.size
+            assert board.liberties_after(move.point) == after.liberties(col, row)
