@@ -18,6 +18,12 @@ class Settings:
     """The Discord bot token; None runs the local console instead. Never logged."""
     database: Path = DEFAULT_DATABASE
     """The SQLite database file."""
+    sync_commands: str | None = None
+    """Sync slash commands at start-up: `global`, or a server id to sync there only.
+
+    Unset by default: Discord limits how often commands may be created, so syncing is
+    done on request (TABULA_SYNC_COMMANDS), not on every start.
+    """
 
 
 def read_env_file(path: Path) -> dict[str, str]:
@@ -42,4 +48,5 @@ def load_settings(
     merged = {**read_env_file(env_file), **(os.environ if environ is None else environ)}
     token = merged.get("DISCORD_TOKEN", "").strip() or None
     database = Path(merged.get("TABULA_DATABASE", "").strip() or DEFAULT_DATABASE)
-    return Settings(token=token, database=database)
+    sync = merged.get("TABULA_SYNC_COMMANDS", "").strip().lower() or None
+    return Settings(token=token, database=database, sync_commands=sync)

@@ -12,7 +12,7 @@ from typing import Protocol
 
 from bot.services.results import GameView, MoveResult
 from bot.storage.repository import ChallengeRecord, ChallengeStatus, GameRecord
-from rules import AnyGame, OptionValue, get_game, list_games
+from rules import AnyGame, GameError, OptionValue, get_game, list_games
 
 
 class Style(Protocol):
@@ -32,12 +32,22 @@ class Style(Protocol):
 
 
 def options_text(game: AnyGame, options: Mapping[str, OptionValue]) -> str:
-    """The options that differ from the defaults, e.g. "size 13, threshold 15"."""
-    changed = [
-        f"{spec.name} {options[spec.name]}"
-        for spec in game.option_specs
-        if spec.name in options and options[spec.name] != spec.default
-    ]
+    """The options that differ from their defaults, e.g. "size 13, threshold 20".
+
+    A default may depend on the other options (Stones' threshold follows the size), so
+    each option is compared with what it would be if it were left out.
+    """
+    changed = []
+    for spec in game.option_specs:
+        if spec.name not in options:
+            continue
+        others = {name: value for name, value in options.items() if name != spec.name}
+        try:
+            default = game.validate_options(others).get(spec.name, spec.default)
+        except GameError:
+            default = spec.default
+        if options[spec.name] != default:
+            changed.append(f"{spec.name} {options[spec.name]}")
     return ", ".join(changed)
 
 

@@ -217,6 +217,20 @@ class GameService:
         if record.status is not GameStatus.ACTIVE:
             raise InvalidStateError("This game is over.")
 
+    async def check_turn(self, game_id: int, user_id: int) -> GameView:
+        """The game, if `user_id` may move in it now; else the reason they may not."""
+        record = await self.record(game_id)
+        seat = self._seat(record, user_id)
+        self._require_active(record)
+        view = await self.view_of(record)
+        if view.state.to_move != seat:
+            raise NotYourTurnError(f"It is {record.names[view.state.to_move]}'s turn, not yours.")
+        return view
+
+    def check_player(self, record: GameRecord, user_id: int) -> int:
+        """The seat `user_id` plays in this game; `NotAllowedError` for anyone else."""
+        return self._seat(record, user_id)
+
     async def play(self, game_id: int, user_id: int, text: str) -> MoveResult:
         """Play `text` for `user_id`; rules errors pass through with the engine's message."""
         async with self._locks(game_id):

@@ -449,3 +449,18 @@ async def test_state_cache_is_bounded(env: Env) -> None:
     assert get_game("groups").name == "groups"
     env.clock.advance(timedelta(seconds=1))
     assert isinstance(env.repo, SqliteRepository)
+
+
+async def test_check_turn_before_opening_the_move_form(env: Env) -> None:
+    """The Move button checks the player and the turn before showing the form."""
+    view = await env.start()
+    games = env.services.games
+    assert (await games.check_turn(view.id, ALICE.id)).id == view.id
+    with pytest.raises(NotYourTurnError, match="It is alice's turn"):
+        await games.check_turn(view.id, BOB.id)
+    with pytest.raises(NotAllowedError):
+        await games.check_turn(view.id, CAROL.id)
+    assert games.check_player(view.record, BOB.id) == 1
+    await games.resign(view.id, BOB.id)
+    with pytest.raises(InvalidStateError):
+        await games.check_turn(view.id, ALICE.id)

@@ -1,0 +1,1 @@
+"""Discord pieces shared by the extensions: messages, buttons, forms, error replies."""

@@ -1,0 +1,73 @@
+"""Turning refusals and failures into ephemeral replies."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+
+import discord
+from discord import app_commands
+
+from bot.services.errors import ServiceError
+from bot.services.settings import ChannelNotAllowedError
+from rules import GameError
+
+log = logging.getLogger(__name__)
+
+APOLOGY = "Sorry, something went wrong on my side. The error was logged; please try again."
+
+
+def user_message(error: BaseException) -> str | None:
+    """The message to show for an expected refusal, or None for an unexpected error."""
+    if isinstance(error, ChannelNotAllowedError):
+        where = ", ".join(f"<#{channel}>" for channel in sorted(error.allowed))
+        return f"{error} Games are played in {where}."
+    if isinstance(error, ServiceError | GameError):
+        return str(error)
+    if isinstance(error, app_commands.MissingPermissions):
+        return "You need the Manage Server permission for this."
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "This command works in servers only."
+    if isinstance(error, app_commands.TransformerError | app_commands.CheckFailure):
+        return str(error)
+    return None
+
+
+async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:
+    """Answer only the user who acted, whether or not the interaction was answered yet."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not send an error reply for interaction %s", interaction.id)
+
+
+async def report(interaction: discord.Interaction, error: BaseException) -> None:
+    """Answer a failed interaction: the refusal's message, or an apology after logging."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    message = user_message(error)
+    if message is None:
+        log.error(
+            "interaction %s (%s) by user %s failed",
+            interaction.id,
+            interaction.data.get("custom_id") or interaction.data.get("name")
+            if interaction.data
+            else "?",
+            interaction.user.id,
+            exc_info=error,
+        )
+        message = APOLOGY
+    await send_ephemeral(interaction, message)
+
+
+async def guarded(
+    interaction: discord.Interaction, action: Callable[[], Awaitable[object]]
+) -> None:
+    """Run a component's action; refusals and failures are answered, never raised."""
+    try:
+        await action()
+    except Exception as error:
+        await report(interaction, error)

@@ -1,0 +1,412 @@
+"""`Flows`: what the bot does for each command and click, shared by cogs and buttons.
+
+A flow calls one service, then turns the result into Discord messages: the board
+picture with its caption and buttons, private previews, edited challenge messages.
+Refusals raise (`ServiceError`, `rules.GameError`); the caller answers them privately.
+`Flows` is also the services' `Notifier`: what no interaction answers is posted here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import Any, Literal
+
+import discord
+
+from bot.boards import render_board
+from bot.discord_ui.buttons import (
+    MoveForm,
+    answer_buttons,
+    board_buttons,
+    challenge_buttons,
+    resign_confirmation,
+    turn_buttons,
+)
+from bot.discord_ui.style import STYLE
+from bot.services.container import Services
+from bot.services.errors import InvalidInputError
+from bot.services.players import Player
+from bot.services.results import (
+    Accepted,
+    DrawStatus,
+    GameView,
+    MoveResult,
+    UndoStatus,
+)
+from bot.storage.repository import ChallengeRecord
+from bot.texts import (
+    board_caption,
+    challenge_text,
+    end_caption,
+    header,
+    move_caption,
+    start_caption,
+)
+
+log = logging.getLogger(__name__)
+
+DIAGRAM_LIMIT = 1900
+"""Longer text diagrams are attached as a file (a message holds at most 2000 characters)."""
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
+"""Game threads stay open for a week without messages (correspondence games are slow)."""
+
+Payload = dict[str, Any]
+"""Keyword arguments for `send_message` / `send`: content, file, view."""
+
+
+def player(user: discord.abc.User) -> Player:
+    """A Discord user as the services see them."""
+    return Player(user.id, user.display_name, user.bot)
+
+
+def thread_name(view: GameView) -> str:
+    """A readable thread name: "Hexade · alice vs bob" (at most 100 characters)."""
+    record = view.record
+    return f"{view.game.title} · {record.names[0]} vs {record.names[1]}"[:100]
+
+
+class Flows:
+    """The bot's actions; needs `attach(services)` before use."""
+
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+        self._services: Services | None = None
+
+    def attach(self, services: Services) -> None:
+        """Give the flows their services (built after the flows, which are their notifier)."""
+        self._services = services
+
+    @property
+    def services(self) -> Services:
+        """The services the flows call."""
+        if self._services is None:
+            raise RuntimeError("Flows.attach(services) was not called")
+        return self._services
+
+    # --- building and sending messages ---
+
+    async def board_payload(
+        self, view: GameView, caption: str, *, buttons: discord.ui.View | None
+    ) -> Payload:
+        """The board picture (or diagram), the caption and the buttons, ready to send."""
+        image = await asyncio.to_thread(render_board, view)
+        payload: Payload = {"content": caption}
+        if image.png is not None:
+            payload["file"] = discord.File(io.BytesIO(image.png), filename=image.filename)
+        elif len(caption) + len(image.diagram) + 8 <= DIAGRAM_LIMIT:
+            payload["content"] = f"{caption}\n```\n{image.diagram}\n```"
+        else:
+            data = io.BytesIO(image.diagram.encode())
+            payload["file"] = discord.File(data, filename=image.filename.replace(".png", ".txt"))
+        if buttons is not None:
+            payload["view"] = buttons
+        return payload
+
+    @staticmethod
+    async def respond(
+        interaction: discord.Interaction, payload: Payload, *, ephemeral: bool = False
+    ) -> None:
+        """Answer the interaction (or follow up when it was answered already)."""
+        if interaction.response.is_done():
+            await interaction.followup.send(**payload, ephemeral=ephemeral)
+        else:
+            await interaction.response.send_message(**payload, ephemeral=ephemeral)
+
+    async def post(self, channel_id: int, payload: Payload) -> discord.Message:
+        """Send a message to a channel or thread by id."""
+        return await self.client.get_partial_messageable(channel_id).send(**payload)
+
+    async def deliver(
+        self, interaction: discord.Interaction, location: int, payload: Payload
+    ) -> None:
+        """Post publicly where the game is played: as the answer when the command was
+        given there, otherwise as a message there with a private pointer for the user."""
+        if interaction.channel_id == location:
+            await self.respond(interaction, payload)
+            return
+        await self.post(location, payload)
+        await self.respond(interaction, {"content": f"Done: see <#{location}>."}, ephemeral=True)
+
+    # --- challenges ---
+
+    async def challenge(
+        self,
+        interaction: discord.Interaction,
+        *,
+        game: str,
+        opponent: discord.abc.User | None,
+        options: dict[str, object],
+        colour: str,
+    ) -> None:
+        """/play: post a challenge with its buttons and remember the message."""
+        if interaction.channel_id is None:
+            raise InvalidInputError("Challenges are made in a server channel.")
+        challenge = await self.services.challenges.create(
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            challenger=player(interaction.user),
+            opponent=player(opponent) if opponent is not None else None,
+            game=game,
+            options=options,
+            colour=colour,
+        )
+        response = await interaction.response.send_message(
+            challenge_text(challenge, STYLE), view=challenge_buttons(challenge)
+        )
+        if response.message_id is not None:
+            await self.services.challenges.attach_message(challenge.id, response.message_id)
+
+    async def challenge_button(
+        self, interaction: discord.Interaction, challenge_id: int, action: str
+    ) -> None:
+        """Accept (which starts the game), decline or cancel a challenge."""
+        challenges = self.services.challenges
+        if action == "accept":
+            accepted = await challenges.accept(challenge_id, player(interaction.user))
+            text = challenge_text(accepted.challenge, STYLE)
+            await interaction.response.edit_message(content=text, view=None)
+            location = await self.open_game(interaction, accepted)
+            if location != interaction.channel_id:
+                await interaction.edit_original_response(content=f"{text}\nPlay in <#{location}>.")
+            return
+        if action == "decline":
+            closed = await challenges.decline(challenge_id, interaction.user.id)
+        else:
+            closed = await challenges.cancel(challenge_id, interaction.user.id)
+        await interaction.response.edit_message(content=challenge_text(closed, STYLE), view=None)
+
+    async def open_game(self, interaction: discord.Interaction, accepted: Accepted) -> int:
+        """Create the game's thread (or stay in the channel) and post the first board."""
+        view = accepted.view
+        record = view.record
+        settings = await self.services.settings.guild(record.guild_id)
+        channel = interaction.channel
+        if settings.threads and isinstance(channel, discord.TextChannel):
+            try:
+                thread = await channel.create_thread(
+                    name=thread_name(view),
+                    type=discord.ChannelType.public_thread,
+                    auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+                    reason=f"Tabula game #{record.id}",
+                )
+            except discord.HTTPException as exc:
+                log.warning("game %s: no thread (%s); playing in the channel", record.id, exc)
+            else:
+                record = await self.services.games.set_thread(record.id, thread.id)
+                view = GameView(record, view.state)
+        payload = await self.board_payload(
+            view, start_caption(view, STYLE), buttons=board_buttons(view)
+        )
+        await self.post(record.location, payload)
+        return record.location
+
+    # --- moves ---
+
+    async def move(
+        self, interaction: discord.Interaction, game_id: int | None, notation: str
+    ) -> None:
+        """/move, the move form and quick-move buttons: play, then show the result."""
+        games = self.services.games
+        if game_id is None:
+            location = interaction.channel_id or 0
+            game_id = (await games.find(interaction.user.id, location, for_move=True)).id
+        result = await games.play(game_id, interaction.user.id, notation)
+        await self.announce_move(interaction, result)
+
+    async def announce_move(self, interaction: discord.Interaction, result: MoveResult) -> None:
+        """A completed turn is posted publicly; a move inside a turn is previewed privately."""
+        view = result.view
+        if not result.turn_complete:
+            info = view.turn_info() or "your turn goes on"
+            caption = (
+                f"{header(view)}\nYou played **{result.move.notation}** "
+                f"(move {result.move.ply}); {info}. The board is posted when your turn ends."
+            )
+            payload = await self.board_payload(view, caption, buttons=turn_buttons(view))
+            await self.respond(interaction, payload, ephemeral=True)
+            return
+        payload = await self.board_payload(
+            view, move_caption(result, STYLE), buttons=board_buttons(view)
+        )
+        await self.deliver(interaction, view.record.location, payload)
+
+    async def quick_move(self, interaction: discord.Interaction, game_id: int, move: str) -> None:
+        """A quick-move button: the same as typing the move."""
+        await self.move(interaction, game_id, move)
+
+    async def board(self, interaction: discord.Interaction, game_id: int | None) -> None:
+        """/board: the current position, publicly, with the buttons."""
+        games = self.services.games
+        record = await games.find(interaction.user.id, interaction.channel_id or 0, game_id)
+        view = await games.view_of(record)
+        payload = await self.board_payload(
+            view, board_caption(view, STYLE), buttons=board_buttons(view)
+        )
+        await self.respond(interaction, payload)
+
+    async def game_button(
+        self, interaction: discord.Interaction, game_id: int, action: str
+    ) -> None:
+        """The buttons under a board."""
+        if action == "move":
+            view = await self.services.games.check_turn(game_id, interaction.user.id)
+            await interaction.response.send_modal(MoveForm(view))
+        elif action == "draw":
+            await self.draw(interaction, game_id)
+        elif action == "undo":
+            await self.undo(interaction, game_id)
+        else:
+            await self.ask_resign(interaction, game_id)
+
+    # --- resigning ---
+
+    async def ask_resign(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The Resign button: ask privately for confirmation first."""
+        games = self.services.games
+        record = await games.record(game_id)
+        seat = games.check_player(record, interaction.user.id)
+        if not record.is_active:
+            await self.respond(interaction, {"content": "This game is over."}, ephemeral=True)
+            return
+        opponent = record.names[1 - seat]
+        await self.respond(
+            interaction,
+            {
+                "content": f"Resign game #{game_id} against {opponent}? This cannot be undone.",
+                "view": resign_confirmation(game_id),
+            },
+            ephemeral=True,
+        )
+
+    async def confirm_resign(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The confirmation button: resign."""
+        await self.resign(interaction, game_id)
+
+    async def resign(self, interaction: discord.Interaction, game_id: int | None) -> None:
+        """/resign (and the confirmed button): the opponent wins."""
+        games = self.services.games
+        if game_id is None:
+            game_id = (await games.find(interaction.user.id, interaction.channel_id or 0)).id
+        view = await games.resign(game_id, interaction.user.id)
+        payload = await self.board_payload(view, end_caption(view, STYLE), buttons=None)
+        await self.deliver(interaction, view.record.location, payload)
+
+    # --- draws ---
+
+    async def draw(self, interaction: discord.Interaction, game_id: int | None) -> None:
+        """/draw and Offer draw: offer, or accept the opponent's standing offer."""
+        games = self.services.games
+        if game_id is None:
+            game_id = (await games.find(interaction.user.id, interaction.channel_id or 0)).id
+        result = await games.offer_draw(game_id, interaction.user.id)
+        view = result.view
+        if result.status is DrawStatus.ACCEPTED:
+            payload = await self.board_payload(view, end_caption(view, STYLE), buttons=None)
+            await self.deliver(interaction, view.record.location, payload)
+            return
+        offer = view.record.draw_offer
+        assert offer is not None
+        opponent = 1 - result.seat
+        text = (
+            f"{STYLE.mention(view.record.players[result.seat], view.name(result.seat))} offers "
+            f"a draw in game #{view.id}. "
+            f"{STYLE.mention(view.record.players[opponent], view.name(opponent))}, do you "
+            "accept? (Moving instead declines it.)"
+        )
+        payload = {"content": text, "view": answer_buttons("dr", view.id, offer.ply)}
+        await self.deliver(interaction, view.record.location, payload)
+
+    async def answer_draw(
+        self, interaction: discord.Interaction, game_id: int, ply: int, accept: bool
+    ) -> None:
+        """Accept draw / Decline under an offer."""
+        result = await self.services.games.answer_draw(game_id, interaction.user.id, accept, ply)
+        view = result.view
+        name = view.name(result.seat)
+        if result.status is DrawStatus.DECLINED:
+            await interaction.response.edit_message(
+                content=f"{name} declined the draw offer in game #{game_id}.", view=None
+            )
+            return
+        await interaction.response.edit_message(
+            content=f"{name} accepted the draw in game #{game_id}.", view=None
+        )
+        payload = await self.board_payload(view, end_caption(view, STYLE), buttons=None)
+        await interaction.followup.send(**payload)
+
+    # --- undo ---
+
+    async def undo(self, interaction: discord.Interaction, game_id: int | None) -> None:
+        """/undo and Undo: ask the opponent, or take back one's own unfinished turn."""
+        games = self.services.games
+        if game_id is None:
+            game_id = (await games.find(interaction.user.id, interaction.channel_id or 0)).id
+        result = await games.request_undo(game_id, interaction.user.id)
+        view = result.view
+        if result.status is UndoStatus.APPLIED:
+            caption = f"{header(view)}\nTaken back: **{result.notation}**. Your turn starts again."
+            payload = await self.board_payload(view, caption, buttons=turn_buttons(view))
+            await self.respond(interaction, payload, ephemeral=True)
+            return
+        request = view.record.undo_request
+        assert request is not None
+        opponent = 1 - result.seat
+        text = (
+            f"{STYLE.mention(view.record.players[result.seat], view.name(result.seat))} asks "
+            f"to take back **{result.notation}** in game #{view.id}. "
+            f"{STYLE.mention(view.record.players[opponent], view.name(opponent))}, allow it?"
+        )
+        payload = {"content": text, "view": answer_buttons("ud", view.id, request.ply)}
+        await self.deliver(interaction, view.record.location, payload)
+
+    async def answer_undo(
+        self, interaction: discord.Interaction, game_id: int, ply: int, accept: bool
+    ) -> None:
+        """Allow undo / Refuse under a request."""
+        user = interaction.user.id
+        result = await self.services.games.answer_undo(game_id, user, accept, ply)
+        view = result.view
+        name = view.name(1 - result.seat)
+        if result.status is UndoStatus.DECLINED:
+            await interaction.response.edit_message(
+                content=f"{name} refused to take back {result.notation} in game #{game_id}.",
+                view=None,
+            )
+            return
+        await interaction.response.edit_message(
+            content=f"{name} allowed taking back {result.notation} in game #{game_id}.", view=None
+        )
+        caption = f"Taken back: **{result.notation}**.\n{board_caption(view, STYLE)}"
+        payload = await self.board_payload(view, caption, buttons=board_buttons(view))
+        await interaction.followup.send(**payload)
+
+    # --- the Notifier port: what no interaction answers ---
+
+    async def challenge_expired(self, challenge: ChallengeRecord) -> None:
+        """Edit the expired challenge's message and remove its buttons."""
+        if challenge.message_id is None:
+            return
+        channel = self.client.get_partial_messageable(challenge.channel_id)
+        try:
+            await channel.get_partial_message(challenge.message_id).edit(
+                content=challenge_text(challenge, STYLE), view=None
+            )
+        except discord.HTTPException as exc:
+            log.warning("could not edit expired challenge %s: %s", challenge.id, exc)
+
+    async def move_played(self, result: MoveResult) -> None:
+        """Post a move no player's command answers (a computer's move)."""
+        if not result.turn_complete:
+            return
+        view = result.view
+        payload = await self.board_payload(
+            view, move_caption(result, STYLE), buttons=board_buttons(view)
+        )
+        await self.post(view.record.location, payload)
+
+    async def game_finished(self, view: GameView) -> None:
+        """Post a result no player's command answers (e.g. a loss on time)."""
+        payload = await self.board_payload(view, end_caption(view, STYLE), buttons=None)
+        await self.post(view.record.location, payload)

@@ -1,0 +1,79 @@
+"""/config: server settings for members with Manage Server."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import bot_of
+from bot.services.durations import format_duration
+from bot.storage.repository import GuildSettings
+
+
+def settings_text(settings: GuildSettings) -> str:
+    """The server's settings in words."""
+    channels = (
+        ", ".join(f"<#{channel}>" for channel in sorted(settings.game_channels))
+        if settings.game_channels
+        else "every channel"
+    )
+    return "\n".join(
+        [
+            "**Tabula settings for this server**",
+            f"Games may be started in: {channels}.",
+            f"Each game gets its own thread: {'yes' if settings.threads else 'no'}.",
+            f"Challenges expire after {format_duration(settings.challenge_expiry)}.",
+            f"Default time control: {settings.default_time_control}.",
+        ]
+    )
+
+
+class Config(commands.Cog):
+    """Server settings."""
+
+    @app_commands.command(name="config", description="Tabula's settings for this server")
+    @app_commands.describe(
+        threads="play each game in its own thread",
+        challenge_expiry="how long a challenge stays open, like 30m, 2h or 1d",
+        default_time_control="none, a time per move like 3d, or 7d+1d max 10d",
+        add_channel="allow games in this channel (once any is added, only those)",
+        remove_channel="stop allowing games in this channel",
+        all_channels="allow games in every channel again",
+    )
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    async def config(
+        self,
+        interaction: discord.Interaction,
+        *,
+        threads: bool | None = None,
+        challenge_expiry: str | None = None,
+        default_time_control: str | None = None,
+        add_channel: discord.TextChannel | None = None,
+        remove_channel: discord.TextChannel | None = None,
+        all_channels: bool | None = None,
+    ) -> None:
+        """Show the settings, or change the ones given (Manage Server is checked here too)."""
+        assert interaction.guild_id is not None
+        service = bot_of(interaction).services.settings
+        changes = (threads, challenge_expiry, default_time_control, add_channel, remove_channel)
+        if all(value is None for value in changes) and not all_channels:
+            settings = await service.guild(interaction.guild_id)
+        else:
+            settings = await service.update(
+                interaction.guild_id,
+                can_manage=interaction.permissions.manage_guild,
+                threads=threads,
+                challenge_expiry=challenge_expiry,
+                default_time_control=default_time_control,
+                add_channel=add_channel.id if add_channel else None,
+                remove_channel=remove_channel.id if remove_channel else None,
+                all_channels=bool(all_channels),
+            )
+        await interaction.response.send_message(settings_text(settings), ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Load the extension."""
+    await bot.add_cog(Config())

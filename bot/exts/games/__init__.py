@@ -1,0 +1,1 @@
+"""Extensions for playing: challenges, moves, game lists."""

@@ -1,0 +1,1 @@
+"""Extensions that explain: help and rules."""

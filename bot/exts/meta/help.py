@@ -1,0 +1,61 @@
+"""/help and /rules (with a picture of the starting position)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.boards import render_board
+from bot.services.results import GameView
+from bot.storage.repository import GameRecord
+from bot.texts import help_text, rules_text
+from rules import get_game, list_games
+
+GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.name) for game in list_games()]
+
+
+def example_view(name: str) -> GameView:
+    """A game's starting position with default options, for the rules picture."""
+    game = get_game(name)
+    state = game.new_game()
+    record = GameRecord(
+        game=game.name,
+        options=state.options,
+        guild_id=None,
+        channel_id=0,
+        players=(None, None),
+        names=(game.colours[0], game.colours[1]),
+        created_at=discord.utils.utcnow(),
+    )
+    return GameView(record, state)
+
+
+class Help(commands.Cog):
+    """Explains the bot and the games."""
+
+    @app_commands.command(name="help", description="What Tabula does and its commands")
+    async def help(self, interaction: discord.Interaction) -> None:
+        """/help, privately."""
+        await interaction.response.send_message(help_text(), ephemeral=True)
+
+    @app_commands.command(name="rules", description="A short summary of a game's rules")
+    @app_commands.describe(game="the game to explain")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+        """/rules game: the summary with the starting position, privately."""
+        image = await asyncio.to_thread(render_board, example_view(game))
+        text = rules_text(get_game(game))[:2000]
+        if image.png is None:
+            await interaction.response.send_message(text, ephemeral=True)
+            return
+        picture = discord.File(io.BytesIO(image.png), filename=f"{game}-start.png")
+        await interaction.response.send_message(text, file=picture, ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Load the extension."""
+    await bot.add_cog(Help())
