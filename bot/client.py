@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sys
 from typing import Any, cast
 
 import discord
@@ -121,7 +122,8 @@ def run_bot(settings: Settings) -> int:
     if settings.sync_commands not in (None, "global") and not settings.sync_commands.isdigit():
         print(
             "TABULA_SYNC_COMMANDS must be `global` or a server id "
-            f"(got {settings.sync_commands!r})."
+            f"(got {settings.sync_commands!r}).",
+            file=sys.stderr,
         )
         return 2
     discord.utils.setup_logging(level=logging.INFO)

@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from dataclasses import replace
 
 from bot.cli.console_command import add_console_arguments, run_console
+from bot.client import run_bot
 from bot.config import load_settings
 
 NO_TOKEN_HELP = (
@@ -32,5 +34,6 @@ def run(args: argparse.Namespace) -> int:
         print(NO_TOKEN_HELP, file=sys.stderr)
         asyncio.run(run_console(database, args.images))
         return 0
-    print("The Discord bot is not available yet in this version.", file=sys.stderr)
-    return 1
+    if args.database is not None:
+        settings = replace(settings, database=args.database)
+    return run_bot(settings)
