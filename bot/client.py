@@ -72,7 +72,9 @@ class TabulaBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Open the database, build the services, load extensions, start background work."""
-        self._repository = await SqliteRepository.open(self.settings.database)
+        self._repository = await SqliteRepository.open(
+            self.settings.database, synchronous=self.settings.sqlite_synchronous
+        )
         self._services = Services.build(
             self._repository, self.clock, self.flows, tick_seconds=self.tick_seconds
         )

@@ -18,6 +18,9 @@ class Settings:
     """The Discord bot token; None runs the local console instead. Never logged."""
     database: Path = DEFAULT_DATABASE
     """The SQLite database file."""
+    sqlite_synchronous: str = "FULL"
+    """SQLite's durability: FULL (a stored move survives a power cut) or NORMAL (it
+    survives a crash of the bot; faster on slow disks)."""
     sync_commands: str | None = None
     """Sync slash commands at start-up: `global`, or a server id to sync there only.
 
@@ -49,4 +52,7 @@ def load_settings(
     token = merged.get("DISCORD_TOKEN", "").strip() or None
     database = Path(merged.get("TABULA_DATABASE", "").strip() or DEFAULT_DATABASE)
     sync = merged.get("TABULA_SYNC_COMMANDS", "").strip().lower() or None
-    return Settings(token=token, database=database, sync_commands=sync)
+    synchronous = merged.get("TABULA_SQLITE_SYNCHRONOUS", "").strip().upper() or "FULL"
+    return Settings(
+        token=token, database=database, sync_commands=sync, sqlite_synchronous=synchronous
+    )

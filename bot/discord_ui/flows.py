@@ -47,6 +47,9 @@ from bot.texts import (
 
 log = logging.getLogger(__name__)
 
+DEFER_AFTER = 1.5
+"""Seconds after which an unanswered interaction is deferred before slow work (rendering):
+Discord drops interactions not answered within 3 seconds, which happens under load."""
 DIAGRAM_LIMIT = 1900
 """Longer text diagrams are attached as a file (a message holds at most 2000 characters)."""
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
@@ -103,6 +106,16 @@ class Flows:
         if buttons is not None:
             payload["view"] = buttons
         return payload
+
+    @staticmethod
+    async def keep_alive(interaction: discord.Interaction, *, ephemeral: bool = False) -> None:
+        """Defer the answer ("thinking…") when the interaction is close to its deadline."""
+        if interaction.response.is_done():
+            return
+        age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+        if age >= DEFER_AFTER:
+            log.warning("interaction %s is %.1f s old: deferring its answer", interaction.id, age)
+            await interaction.response.defer(thinking=True, ephemeral=ephemeral)
 
     @staticmethod
     async def respond(
@@ -224,9 +237,11 @@ class Flows:
                 f"{header(view)}\nYou played **{result.move.notation}** "
                 f"(move {result.move.ply}); {info}. The board is posted when your turn ends."
             )
+            await self.keep_alive(interaction, ephemeral=True)
             payload = await self.board_payload(view, caption, buttons=turn_buttons(view))
             await self.respond(interaction, payload, ephemeral=True)
             return
+        await self.keep_alive(interaction, ephemeral=interaction.channel_id != view.record.location)
         payload = await self.board_payload(
             view, move_caption(result, STYLE), buttons=board_buttons(view)
         )
@@ -241,6 +256,7 @@ class Flows:
         games = self.services.games
         record = await games.find(interaction.user.id, interaction.channel_id or 0, game_id)
         view = await games.view_of(record)
+        await self.keep_alive(interaction)
         payload = await self.board_payload(
             view, board_caption(view, STYLE), buttons=board_buttons(view)
         )

@@ -53,6 +53,13 @@ def migrations() -> list[tuple[int, str, str]]:
     return found
 
 
+async def _connect(path: Path | str) -> aiosqlite.Connection:
+    connection = await aiosqlite.connect(str(path), isolation_level=None)
+    connection.row_factory = sqlite3.Row
+    await connection.execute("PRAGMA busy_timeout = 5000")
+    return connection
+
+
 def _time(value: datetime | None) -> str | None:
     return None if value is None else value.isoformat()
 
@@ -204,15 +211,20 @@ _UPDATE_GAME = "UPDATE games SET {} WHERE id = :id".format(
 
 
 class SqliteRepository:
-    """The repository on one aiosqlite connection, in WAL mode.
+    """The repository on SQLite in WAL mode, with a writing and a reading connection.
 
-    Every statement runs under one asyncio lock and writes that belong together run in
-    one `BEGIN IMMEDIATE` transaction, so concurrent coroutines never interleave their
-    statements or read each other's uncommitted writes.
+    Writes run under one asyncio lock, those that belong together in one `BEGIN
+    IMMEDIATE` transaction, so concurrent coroutines never interleave their statements.
+    Reads use their own connection, which sees committed data only and never waits for
+    a write (WAL readers do not block on the writer). An in-memory database has a single
+    connection, and reads then take the lock too.
     """
 
-    def __init__(self, connection: aiosqlite.Connection) -> None:
+    def __init__(
+        self, connection: aiosqlite.Connection, reader: aiosqlite.Connection | None = None
+    ) -> None:
         self._db = connection
+        self._reader = reader
         self._lock = asyncio.Lock()
 
     @classmethod
@@ -222,24 +234,30 @@ class SqliteRepository:
         `synchronous` is SQLite's durability setting: FULL survives power loss, NORMAL
         only process crashes.
         """
-        if str(path) != MEMORY:
+        if synchronous.upper() not in ("FULL", "NORMAL"):
+            raise ValueError(f"synchronous must be FULL or NORMAL, not {synchronous!r}")
+        in_memory = str(path) == MEMORY
+        if not in_memory:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        connection = await aiosqlite.connect(str(path), isolation_level=None)
-        connection.row_factory = sqlite3.Row
+        connection = await _connect(path)
         await connection.execute("PRAGMA journal_mode = WAL")
-        await connection.execute(f"PRAGMA synchronous = {synchronous}")
+        await connection.execute(f"PRAGMA synchronous = {synchronous.upper()}")
         await connection.execute("PRAGMA foreign_keys = ON")
-        await connection.execute("PRAGMA busy_timeout = 5000")
         repository = cls(connection)
         try:
             await repository.migrate()
+            if not in_memory:
+                repository._reader = await _connect(path)
+                await repository._reader.execute("PRAGMA query_only = ON")
         except BaseException:
-            await connection.close()
+            await repository.close()
             raise
         return repository
 
     async def close(self) -> None:
-        """Close the connection."""
+        """Close the connections."""
+        if self._reader is not None:
+            await self._reader.close()
         await self._db.close()
 
     async def schema_version(self) -> int:
@@ -280,15 +298,23 @@ class SqliteRepository:
                 raise
             await self._db.commit()
 
+    @asynccontextmanager
+    async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
+        if self._reader is not None:
+            yield self._reader
+            return
+        # One shared connection: without the lock a read could see the uncommitted
+        # writes of a transaction in progress.
+        async with self._lock:
+            yield self._db
+
     async def _one(self, sql: str, params: Iterable[Any] | Mapping[str, Any]) -> sqlite3.Row | None:
-        # Reads take the lock too: on a shared connection they would otherwise see the
-        # uncommitted writes of a transaction in progress.
-        async with self._lock, self._db.execute(sql, params) as cursor:
+        async with self._reading() as db, db.execute(sql, params) as cursor:
             row: sqlite3.Row | None = await cursor.fetchone()
             return row
 
     async def _all(self, sql: str, params: Iterable[Any] | Mapping[str, Any]) -> list[sqlite3.Row]:
-        async with self._lock, self._db.execute(sql, params) as cursor:
+        async with self._reading() as db, db.execute(sql, params) as cursor:
             return list(await cursor.fetchall())
 
     # --- challenges ---

@@ -359,3 +359,18 @@ async def test_unexpected_errors_are_logged_and_answered(
         assert bot.is_ready() and not bot.is_closed()
     failures = [r for r in caplog.records if r.exc_info and "disk on fire" in str(r.exc_info[1])]
     assert len(failures) == 2
+
+
+async def test_late_interactions_are_deferred(
+    fake_club: FakeClub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An interaction close to its deadline is deferred, then answered by a follow-up."""
+    fake, alice = fake_club.fake, fake_club.alice
+    async with running(fake, tmp_path / "t.sqlite3"):
+        _, thread = await challenge_and_accept(fake_club, {"game": "groups", "colour": "white"})
+        monkeypatch.setattr("bot.discord_ui.flows.DEFER_AFTER", 0.0)  # every answer is "late"
+        inter = await fake.slash(alice, thread, "move", {"notation": "d3-e2"})
+        assert (await inter.response()).type == 5
+        (board,) = await inter.followups()
+        assert "Move 1: Alice played **d3-e2**." in board.content and board.attachments
+        assert not board.ephemeral

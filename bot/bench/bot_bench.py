@@ -1,0 +1,410 @@
+"""`tabula bench bot`: the real bot against the fake Discord, with many games at once.
+
+Sets up `--games` games through /play and Accept, then measures two phases:
+
+- **paced**: moves arrive at `--rate` per second in total (default 50, Discord's global
+  request rate), spread over the games; reports latency from the interaction to the
+  board's message (the interaction response the fake receives) at that load;
+- **saturated**: every game moves again as soon as its previous move was answered;
+  reports the most moves per second the bot sustains.
+
+The bot runs in its own process pinned to one CPU (`--cpu`), so it uses at most one
+core; the fake Discord and the driver run in this process, on the other CPUs when there
+are any. Each phase reports the bot process's CPU time per second of wall time. The
+moves are random legal moves computed before measuring. Needs a source checkout (the
+fake lives in `tests/fakediscord`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import importlib
+import json
+import logging
+import multiprocessing
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import discord
+import yarl
+
+from bot.client import TabulaBot
+from bot.config import Settings
+from rules import get_game, list_games
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _fake_module() -> Any:
+    """`tests.fakediscord`, from the source checkout this package runs from."""
+    if (ROOT / "tests" / "fakediscord").is_dir() and str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    try:
+        return importlib.import_module("tests.fakediscord.fake")
+    except ImportError as exc:
+        raise SystemExit(
+            "tabula bench bot needs the fake Discord in tests/fakediscord "
+            f"(run it from a source checkout): {exc}"
+        ) from exc
+
+
+@dataclass
+class Slot:
+    """One game being played: its players, thread and the moves still to send."""
+
+    game: str
+    players: tuple[Any, Any]
+    thread: Any = None
+    moves: list[tuple[int, str]] = field(default_factory=list)
+    """(seat, notation) of the moves to send, in order."""
+    busy: bool = False
+
+
+@dataclass
+class Phase:
+    """What one phase measured."""
+
+    name: str
+    seconds: float
+    latencies: list[float] = field(default_factory=list)
+    errors: int = 0
+    cpu_seconds: float = 0.0
+
+    def report(self) -> dict[str, Any]:
+        """The figures as plain data (milliseconds for latencies)."""
+        ordered = sorted(self.latencies)
+
+        def pct(p: float) -> float:
+            if not ordered:
+                return 0.0
+            return ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000
+
+        return {
+            "phase": self.name,
+            "moves": len(ordered),
+            "moves_per_second": round(len(ordered) / self.seconds, 1),
+            "p50_ms": round(pct(0.50), 1),
+            "p90_ms": round(pct(0.90), 1),
+            "p99_ms": round(pct(0.99), 1),
+            "max_ms": round(ordered[-1] * 1000, 1) if ordered else 0.0,
+            "mean_ms": round(statistics.fmean(ordered) * 1000, 1) if ordered else 0.0,
+            "errors": self.errors,
+            "cpu_per_wall": round(self.cpu_seconds / self.seconds, 2),
+        }
+
+
+def random_moves(game: str, plies: int, rng: random.Random) -> list[tuple[int, str]]:
+    """A random legal game of at most `plies` moves, stopping before the last one."""
+    state = get_game(game).new_game()
+    moves: list[tuple[int, str]] = []
+    while len(moves) < plies:
+        legal = list(state.legal_moves())
+        if not legal:
+            break
+        move = rng.choice(legal)
+        after = state.play(move)
+        if after.is_game_over():
+            break  # keep the game going for the whole measurement
+        moves.append((state.to_move, state.format_move(move)))
+        state = after
+    return moves
+
+
+class Driver:
+    """Plays the users: sets up the games, sends moves, times the answers."""
+
+    def __init__(self, fake: Any, slots: list[Slot]) -> None:
+        self.fake = fake
+        self.slots = slots
+        self.answered: dict[int, float] = {}
+        fake.add_listener(self._on_event)
+
+    def _on_event(self, event: str, obj: Any) -> None:
+        if event == "interaction_response":
+            self.answered[id(obj)] = time.perf_counter()
+
+    async def setup(self, channel: Any, slot: Slot) -> None:
+        """/play by the first player, Accept by the second; remember the game's thread."""
+        first, second = slot.players
+        colour = get_game(slot.game).colours[0].lower()  # the challenger moves first
+        options = {"game": slot.game, "opponent": second, "colour": colour}
+        play = await self.fake.slash(first, channel, "play", options)
+        challenge = (await play.response(timeout=60)).message
+        accept = await self.fake.click(second, challenge, label="Accept")
+        await accept.response(timeout=60)
+        slot.thread = await self.fake.wait_for_thread(
+            channel, lambda t: t.name.endswith(f"· {first.global_name} vs {second.global_name}"),
+            timeout=60,
+        )  # fmt: skip
+
+    async def send(self, slot: Slot, phase: Phase) -> None:
+        """Send the slot's next move and record how long the answer took."""
+        seat, notation = slot.moves.pop(0)
+        slot.busy = True
+        try:
+            start = time.perf_counter()
+            inter = await self.fake.slash(
+                slot.players[seat], slot.thread, "move", {"notation": notation}
+            )
+            response = await inter.response(timeout=30)
+            answered = self.answered.pop(id(inter), time.perf_counter())
+            if response.type != 4 or response.message is None:
+                phase.errors += 1
+            else:
+                phase.latencies.append(answered - start)
+        except Exception:
+            phase.errors += 1
+            slot.moves.clear()
+        finally:
+            slot.busy = False
+
+    async def paced(self, phase: Phase, rate: float) -> None:
+        """Start moves at `rate` per second in total, each on an idle game, for the phase."""
+        loop = asyncio.get_running_loop()
+        tasks = set()
+        start = loop.time()
+        index = 0
+        sent = 0
+        while (now := loop.time()) < start + phase.seconds:
+            due = int((now - start) * rate) + 1
+            while sent < due:
+                for step in range(len(self.slots)):
+                    slot = self.slots[(index + step) % len(self.slots)]
+                    if not slot.busy and slot.moves:
+                        index = (index + step + 1) % len(self.slots)
+                        task = asyncio.create_task(self.send(slot, phase))
+                        tasks.add(task)
+                        task.add_done_callback(tasks.discard)
+                        break
+                sent += 1
+            await asyncio.sleep(max(0.0, start + sent / rate - loop.time()))
+        if tasks:
+            await asyncio.wait(tasks)
+
+    async def saturated(self, phase: Phase) -> None:
+        """Every game moves again as soon as its last move was answered."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + phase.seconds
+
+        async def keep_playing(slot: Slot) -> None:
+            while slot.moves and loop.time() < end:
+                await self.send(slot, phase)
+
+        await asyncio.gather(*(keep_playing(slot) for slot in self.slots))
+
+
+class BotProcess:
+    """The bot in a child process pinned to one CPU, answering "cpu" and "stop" requests."""
+
+    def __init__(self, fake: Any, database: Path, cpu: int, synchronous: str) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.conn, child = context.Pipe()
+        self.process = context.Process(
+            target=serve_bot,
+            args=(
+                child,
+                BotTarget(fake.api_url, fake.gateway.url, fake.token, database, cpu, synchronous),
+            ),
+            name="tabula-bench-bot",
+        )
+        self.process.start()
+
+    async def cpu_time(self) -> float:
+        """The bot process's CPU time so far (all its threads)."""
+        self.conn.send("cpu")
+        answer: float = await asyncio.to_thread(self.conn.recv)
+        return answer
+
+    async def stop(self) -> None:
+        """Close the bot and wait for its process to end."""
+        self.conn.send("stop")
+        await asyncio.to_thread(self.process.join, 30)
+        if self.process.is_alive():
+            self.process.terminate()
+
+
+@dataclass(frozen=True)
+class BotTarget:
+    """Where the bot process connects, what it stores, and the CPU it runs on."""
+
+    api_url: str
+    gateway_url: str
+    token: str
+    database: Path
+    cpu: int
+    synchronous: str
+
+
+def serve_bot(conn: Any, target: BotTarget) -> None:
+    """The child process: point discord.py at the fake, pin to one CPU, run the bot."""
+    os.sched_setaffinity(0, {target.cpu})
+    logging.basicConfig(level=logging.WARNING)
+    discord.http.Route.BASE = target.api_url
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(target.gateway_url)
+    asyncio.run(_serve(conn, target))
+
+
+async def _serve(conn: Any, target: BotTarget) -> None:
+    settings = Settings(
+        token=target.token,
+        database=target.database,
+        sync_commands="global",
+        sqlite_synchronous=target.synchronous,
+    )
+    bot = TabulaBot(settings, tick_seconds=5.0, guild_ready_timeout=0.05)
+    task = asyncio.create_task(bot.start(target.token))
+    try:
+        while not task.done():
+            await asyncio.sleep(0.05)
+            if conn.poll():
+                request = conn.recv()
+                if request == "cpu":
+                    conn.send(time.process_time())
+                elif request == "stop":
+                    break
+    finally:
+        await bot.close()
+        with contextlib.suppress(Exception, asyncio.CancelledError):
+            await asyncio.wait_for(task, 10)
+
+
+async def _timed(phase: Phase, bot: BotProcess, run: Callable[[], Any]) -> None:
+    cpu = await bot.cpu_time()
+    wall = time.perf_counter()
+    await run()
+    phase.seconds = time.perf_counter() - wall
+    phase.cpu_seconds = await bot.cpu_time() - cpu
+
+
+async def measure(
+    *,
+    games: int,
+    seconds: float,
+    rate: float,
+    names: list[str],
+    plies: int,
+    seed: int,
+    database: Path,
+    cpu: int,
+    synchronous: str = "FULL",
+) -> dict[str, Any]:
+    """Run both phases; return the report."""
+    fake_module = _fake_module()
+    rng = random.Random(seed)
+    prepared = time.perf_counter()
+    slots = []
+    async with fake_module.FakeDiscord() as fake:
+        fake.install()
+        guild = fake.add_guild("Bench")
+        channel = guild.add_channel("games")
+        for i in range(games):
+            pair = (
+                fake.add_user(f"w{i}", global_name=f"W{i}"),
+                fake.add_user(f"b{i}", global_name=f"B{i}"),
+            )
+            for user in pair:
+                guild.add_member(user)
+            name = names[i % len(names)]
+            slots.append(Slot(name, pair, moves=random_moves(name, plies, rng)))
+        bot = BotProcess(fake, database, cpu, synchronous)
+        try:
+            await fake.wait_until_ready(timeout=60)
+            driver = Driver(fake, slots)
+            setup_started = time.perf_counter()
+            limit = asyncio.Semaphore(20)
+
+            async def set_up(slot: Slot) -> None:
+                async with limit:
+                    await driver.setup(channel, slot)
+
+            await asyncio.gather(*(set_up(slot) for slot in slots))
+            setup_seconds = time.perf_counter() - setup_started
+            paced = Phase("paced", seconds)
+            await _timed(paced, bot, lambda: driver.paced(paced, rate))
+            saturated = Phase("saturated", seconds)
+            await _timed(saturated, bot, lambda: driver.saturated(saturated))
+        finally:
+            await bot.stop()
+    return {
+        "games": games,
+        "game_kinds": names,
+        "offered_rate": rate,
+        "sqlite_synchronous": synchronous,
+        "setup_seconds": round(setup_seconds, 1),
+        "preparation_seconds": round(setup_started - prepared, 1),
+        "bot_cpu": cpu,
+        "driver_cpus": sorted(os.sched_getaffinity(0)),
+        "loadavg": os.getloadavg(),
+        "phases": [paced.report(), saturated.report()],
+    }
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add `bench bot`."""
+    parser = subparsers.add_parser(
+        "bot", help="the bot against the fake Discord: moves per second and latency"
+    )
+    parser.add_argument("--games", type=int, default=200, help="games played at once")
+    parser.add_argument("--seconds", type=float, default=20.0, help="length of each phase")
+    parser.add_argument("--rate", type=float, default=50.0, help="moves per second offered")
+    parser.add_argument(
+        "--game", default="all", help="the game every table plays, or `all` to mix the five"
+    )
+    parser.add_argument("--plies", type=int, default=40, help="random moves prepared per game")
+    parser.add_argument("--cpu", type=int, default=None, help="the CPU to pin to (default: first)")
+    parser.add_argument(
+        "--synchronous", default="FULL", choices=("FULL", "NORMAL"), help="SQLite durability"
+    )
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Pin to one CPU, run the benchmark, print the figures."""
+    allowed = os.sched_getaffinity(0)
+    cpu = args.cpu if args.cpu is not None else min(allowed)
+    if len(allowed) > 1:
+        os.sched_setaffinity(0, allowed - {cpu})  # the fake and driver stay off the bot's CPU
+    logging.basicConfig(level=logging.WARNING)
+    names = [g.name for g in list_games()] if args.game == "all" else [get_game(args.game).name]
+    with tempfile.TemporaryDirectory(prefix="tabula-bench-") as folder:
+        report = asyncio.run(
+            measure(
+                games=args.games,
+                seconds=args.seconds,
+                rate=args.rate,
+                names=names,
+                plies=args.plies,
+                seed=args.seed,
+                database=Path(folder) / "bench.sqlite3",
+                cpu=cpu,
+                synchronous=args.synchronous,
+            )
+        )
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print(
+        f"bot bench: {report['games']} games ({', '.join(names)}), the bot on CPU {cpu}, "
+        f"set up in {report['setup_seconds']} s; load average {report['loadavg']}"
+    )
+    for phase in report["phases"]:
+        print(
+            f"  {phase['phase']:9} {phase['moves_per_second']:7.1f} moves/s  "
+            f"p50 {phase['p50_ms']:6.1f} ms  p90 {phase['p90_ms']:6.1f} ms  "
+            f"p99 {phase['p99_ms']:6.1f} ms  max {phase['max_ms']:6.1f} ms  "
+            f"({phase['moves']} moves, {phase['errors']} errors, "
+            f"bot CPU/wall {phase['cpu_per_wall']})"
+        )
+    return 0
