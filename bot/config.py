@@ -8,6 +8,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 DEFAULT_DATABASE = Path("data/tabula.sqlite3")
+DEFAULT_AI_SECONDS = 5.0
+MAX_AI_WORKERS = 16
+
+
+class SettingsError(ValueError):
+    """A setting with a value the bot cannot use; the message names the variable."""
 
 
 @dataclass(frozen=True)
@@ -27,6 +33,10 @@ class Settings:
     Unset by default: Discord limits how often commands may be created, so syncing is
     done on request (TABULA_SYNC_COMMANDS), not on every start.
     """
+    ai_workers: int = 1
+    """Worker processes computing the computer player's moves (games think in parallel)."""
+    ai_seconds: float = DEFAULT_AI_SECONDS
+    """The computer's time budget per answer at the `hard` level."""
 
 
 def read_env_file(path: Path) -> dict[str, str]:
@@ -53,6 +63,36 @@ def load_settings(
     database = Path(merged.get("TABULA_DATABASE", "").strip() or DEFAULT_DATABASE)
     sync = merged.get("TABULA_SYNC_COMMANDS", "").strip().lower() or None
     synchronous = merged.get("TABULA_SQLITE_SYNCHRONOUS", "").strip().upper() or "FULL"
+    ai_workers = _number(merged, "TABULA_AI_WORKERS", 1, int, (1, MAX_AI_WORKERS))
+    ai_seconds = _number(merged, "TABULA_AI_SECONDS", DEFAULT_AI_SECONDS, float, (0.1, 60.0))
     return Settings(
-        token=token, database=database, sync_commands=sync, sqlite_synchronous=synchronous
+        token=token,
+        database=database,
+        sync_commands=sync,
+        sqlite_synchronous=synchronous,
+        ai_workers=int(ai_workers),
+        ai_seconds=float(ai_seconds),
     )
+
+
+def _number(
+    values: Mapping[str, str],
+    key: str,
+    default: float,
+    kind: type[int] | type[float],
+    bounds: tuple[float, float],
+) -> float:
+    """The number set for `key`, or `default`; `SettingsError` outside the bounds."""
+    low, high = bounds
+    text = values.get(key, "").strip()
+    if not text:
+        return default
+    try:
+        value = kind(text)
+    except ValueError:
+        raise SettingsError(
+            f"{key} must be a number from {low:g} to {high:g} (got {text!r})"
+        ) from None
+    if not low <= value <= high:
+        raise SettingsError(f"{key} must be from {low:g} to {high:g} (got {text})")
+    return value

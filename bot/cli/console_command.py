@@ -7,9 +7,10 @@ import asyncio
 import sys
 from pathlib import Path
 
-from bot.config import load_settings
+from bot.config import Settings, SettingsError, load_settings
 from bot.console.app import ConsoleApp
 from bot.services.clock import SystemClock
+from bot.services.computer_runner import TurnRunner
 from bot.storage.sqlite import SqliteRepository
 
 DEFAULT_IMAGE_DIR = Path("console-boards")
@@ -39,11 +40,22 @@ def add_console_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-async def run_console(database: Path, images: Path | None) -> None:
+async def run_console(
+    database: Path, images: Path | None, settings: Settings | None = None
+) -> None:
     """Open the database and read commands from standard input until it ends or /quit."""
+    settings = settings or Settings()
     repository = await SqliteRepository.open(database)
+    app: ConsoleApp | None = None
     try:
-        app = ConsoleApp(repository, SystemClock(), out=sys.stdout, image_dir=images)
+        app = ConsoleApp(
+            repository,
+            SystemClock(),
+            out=sys.stdout,
+            image_dir=images,
+            runner=TurnRunner(workers=settings.ai_workers),
+            ai_seconds=settings.ai_seconds,
+        )
         interactive = sys.stdin.isatty()
         if interactive:
             print(
@@ -52,11 +64,17 @@ async def run_console(database: Path, images: Path | None) -> None:
             )
         await app.run(sys.stdin, prompt=interactive)
     finally:
+        if app is not None:
+            await app.computer.close()
         await repository.close()
 
 
 def run(args: argparse.Namespace) -> int:
     """Start the console."""
-    database = args.database or load_settings().database
-    asyncio.run(run_console(database, args.images))
+    try:
+        settings = load_settings()
+    except SettingsError as exc:
+        print(f"tabula: {exc}", file=sys.stderr)
+        return 2
+    asyncio.run(run_console(args.database or settings.database, args.images, settings))
     return 0

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from bot.cli.console_command import add_console_arguments, run_console
 from bot.client import run_bot
-from bot.config import load_settings
+from bot.config import SettingsError, load_settings
 
 NO_TOKEN_HELP = (
     "No Discord token configured, so the local console opens instead. To run the Discord "
@@ -28,11 +28,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Start the bot with the configured token, or the console without one."""
-    settings = load_settings()
+    try:
+        settings = load_settings()
+    except SettingsError as exc:
+        print(f"tabula: {exc}", file=sys.stderr)
+        return 2
     database = args.database or settings.database
     if settings.token is None:
         print(NO_TOKEN_HELP, file=sys.stderr)
-        asyncio.run(run_console(database, args.images))
+        asyncio.run(run_console(database, args.images, settings))
         return 0
     if args.database is not None:
         settings = replace(settings, database=args.database)

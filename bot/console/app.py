@@ -17,9 +17,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import TextIO
 
+from bot.ai import DEFAULT_SECONDS
 from bot.boards import render_board
 from bot.console.users import ConsoleUsers
 from bot.services.clock import Clock
+from bot.services.computer_runner import TurnRunner
 from bot.services.container import Services
 from bot.services.durations import format_duration
 from bot.services.errors import ServiceError
@@ -94,12 +96,18 @@ class ConsoleApp:
         *,
         out: TextIO,
         image_dir: Path | None = None,
+        runner: TurnRunner | None = None,
+        ai_seconds: float = DEFAULT_SECONDS,
     ) -> None:
         self.out = out
         self.image_dir = image_dir
         self.users = ConsoleUsers()
         self.style = ConsoleStyle(clock)
-        self.services = Services.build(repository, clock, self)
+        self.services = Services.build(
+            repository, clock, self, runner=runner, ai_seconds=ai_seconds
+        )
+        self.computer = self.services.computer
+        """Plays the computer's seats; @tabula (its name) is the computer as an opponent."""
         self.current: Player | None = None
         self._handlers: dict[str, Handler] = {
             "play": self.play,
@@ -152,8 +160,10 @@ class ConsoleApp:
         self.say(challenge_text(challenge, self.style))
 
     async def move_played(self, result: MoveResult) -> None:
-        """Show a move no command answered (a computer's move)."""
-        await self.show_board(result.view, move_caption(result, self.style))
+        """Show a move no command answered (a computer's move); a turn of several moves
+        is shown once, when it is complete."""
+        if result.turn_complete:
+            await self.show_board(result.view, move_caption(result, self.style))
 
     async def game_finished(self, view: GameView) -> None:
         """Announce a game that ended without a move (e.g. on time)."""
@@ -199,10 +209,17 @@ class ConsoleApp:
         except Exception:
             log.exception("console command %r failed", text)
             self.private(user, "Sorry, something went wrong; the error was logged.")
+        # Let the computer answer before the next line, so a session reads in order.
+        await self.computer.idle()
         return True
 
     async def run(self, stream: TextIO, *, prompt: bool) -> None:
-        """Read and run lines from `stream` until it ends or /quit."""
+        """Read and run lines from `stream` until it ends or /quit.
+
+        Games where the computer was to move when the last session ended go on first.
+        """
+        if await self.computer.resume():
+            await self.computer.idle()
         while True:
             if prompt:
                 who = self.current.name if self.current else ""
@@ -248,25 +265,51 @@ class ConsoleApp:
     # --- commands ---
 
     async def play(self, user: Player, args: list[str]) -> None:
-        """/play GAME [@opponent] [option=value ...] [colour=white|black|random]."""
+        """/play GAME [@opponent] [option=value ...] [colour=white|black|random]; against
+        the computer: /play GAME @tabula [level=easy|medium|hard]."""
         if not args:
             games = ", ".join(g.name for g in list_games())
             raise ServiceError(
-                f"Name a game: /play GAME [@opponent] [option=value]. Games: {games}."
+                f"Name a game: /play GAME [@opponent] [option=value]. Games: {games}. "
+                f"Against the computer: /play GAME @{self.computer.name.lower()} level=easy."
             )
         game, opponent, options, colour = args[0], None, {}, "random"
+        level: str | None = None
+        against_computer = False
         for arg in args[1:]:
             if arg.startswith("@"):
-                opponent = self.users.get(arg)
-            elif "=" in arg:
-                key, _, value = arg.partition("=")
+                if arg[1:].lower() == self.computer.name.lower():
+                    against_computer = True
+                else:
+                    opponent = self.users.get(arg)
+            elif "=" in arg or arg.lower().startswith("level:"):
+                key, _, value = arg.partition("=") if "=" in arg else arg.partition(":")
                 key = key.strip().lower()
                 if key in ("colour", "color"):
                     colour = value
+                elif key == "level":
+                    level = value
                 else:
                     options[key] = value
             else:
                 raise ServiceError(f"{arg!r}: write options as key=value and opponents as @name.")
+        if level is not None and not against_computer:
+            raise ServiceError(
+                f"A level is for games against the computer: /play {game} "
+                f"@{self.computer.name.lower()} level={level}."
+            )
+        if against_computer:
+            view = await self.computer.start(
+                guild_id=CONSOLE_GUILD,
+                channel_id=CONSOLE_CHANNEL,
+                player=user,
+                game=game,
+                options=options,
+                level=level,
+                colour=colour,
+            )
+            await self.show_board(view, start_caption(view, self.style))
+            return
         challenge = await self.services.challenges.create(
             guild_id=CONSOLE_GUILD,
             channel_id=CONSOLE_CHANNEL,
@@ -368,7 +411,7 @@ class ConsoleApp:
                 f"{opponent}: /draw accept or /draw decline."
             )
         elif result.status is DrawStatus.DECLINED:
-            self.say(f"{user.name} declined the draw offer in game #{view.id}.")
+            self.say(f"{view.name(result.seat)} declined the draw offer in game #{view.id}.")
         else:
             await self.show_board(view, end_caption(view, self.style))
 
@@ -445,5 +488,7 @@ class ConsoleApp:
             user,
             help_text() + "\nConsole: start a line with a name and > to type as that user "
             "(alice> /play groups @bob); /accept, /decline, /cancel answer challenges; "
+            f"/play groups @{self.computer.name.lower()} level=easy plays the computer "
+            "(levels easy, medium, hard); "
             "/move 12 d3-e2 names the game; /users, /quit.",
         )

@@ -12,7 +12,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 from bot.services.clock import Clock
 from bot.services.errors import (
@@ -51,6 +51,19 @@ MoveHook = Callable[[MoveResult], Awaitable[None]]
 """Called after every committed move (e.g. to let a computer player answer)."""
 FinishHook = Callable[[GameView], Awaitable[None]]
 """Called once when a game ends, however it ended (e.g. to update ratings)."""
+
+
+class ComputerReferee(Protocol):
+    """Answers, for a computer seat, the draw offers and undo requests made to it."""
+
+    async def accepts_draw(self, view: GameView, seat: int) -> bool:
+        """Whether the computer in `seat` accepts a draw now."""
+        ...
+
+    async def accepts_undo(self, view: GameView, seat: int) -> bool:
+        """Whether the computer in `seat` lets its opponent take back their last turn."""
+        ...
+
 
 RECENT_MOVES = 12
 """Moves kept in memory per game: enough for the current and the previous turn."""
@@ -125,6 +138,8 @@ class GameService:
         """Called after every committed move, outside the game's lock."""
         self.finish_hooks: list[FinishHook] = []
         """Called once when a game ends, outside the game's lock."""
+        self.computer: ComputerReferee | None = None
+        """Answers draw offers and undo requests made to a computer seat."""
 
     # --- loading ---
 
@@ -246,11 +261,19 @@ class GameService:
         await self._after_move(result)
         return result
 
-    async def play_computer_move(self, game_id: int, text: str) -> MoveResult:
-        """Play `text` for the computer seat to move, and announce it through the notifier."""
+    async def play_computer_move(
+        self, game_id: int, text: str, *, expected_ply: int | None = None
+    ) -> MoveResult:
+        """Play `text` for the computer seat to move, and announce it through the notifier.
+
+        With `expected_ply`, the move is refused (`ConflictError`) if the game has moved
+        on from that ply since the computer started thinking (an undo, say).
+        """
         async with self._locks(game_id):
             record = await self.record(game_id)
             self._require_active(record)
+            if expected_ply is not None and record.ply != expected_ply:
+                raise ConflictError("The game changed while the computer was thinking.")
             loaded = await self._loaded(record)
             seat = loaded.state.to_move
             if record.players[seat] is not None or record.ai_levels[seat] is None:
@@ -387,13 +410,33 @@ class GameService:
                         f"{opponent} declined your draw offer; you can offer again after "
                         "the next move."
                     )
-                updated = record.evolve(
-                    draw_offer=Offer(seat, record.ply, True), updated_at=self._clock.now()
-                )
-                await self._repository.update_game(updated)
-                return DrawResult(await self.view_of(updated), DrawStatus.OFFERED, seat)
+                if self.computer is not None and record.ai_levels[1 - seat] is not None:
+                    result = await self._computer_answers_draw(record, seat)
+                    if result.status is not DrawStatus.ACCEPTED:
+                        return result
+                else:
+                    updated = record.evolve(
+                        draw_offer=Offer(seat, record.ply, True), updated_at=self._clock.now()
+                    )
+                    await self._repository.update_game(updated)
+                    return DrawResult(await self.view_of(updated), DrawStatus.OFFERED, seat)
         await self._after_finish(result.view)
         return result
+
+    async def _computer_answers_draw(self, record: GameRecord, seat: int) -> DrawResult:
+        """The computer opposite `seat` answers a draw offer at once (call under the lock)."""
+        assert self.computer is not None
+        computer = 1 - seat
+        view = await self.view_of(record)
+        if await self.computer.accepts_draw(view, computer):
+            return DrawResult(
+                await self._finish(record, None, "draw agreed"), DrawStatus.ACCEPTED, computer
+            )
+        updated = record.evolve(
+            draw_offer=Offer(seat, record.ply, False), updated_at=self._clock.now()
+        )
+        await self._repository.update_game(updated)
+        return DrawResult(await self.view_of(updated), DrawStatus.DECLINED, computer)
 
     async def answer_draw(
         self, game_id: int, user_id: int, accept: bool, offer_ply: int | None = None
@@ -443,6 +486,12 @@ class GameService:
             if not needs_approval:
                 view = await self._undo(record, moves, start)
                 return UndoResult(view, UndoStatus.APPLIED, seat, taken)
+            if self.computer is not None and record.ai_levels[1 - seat] is not None:
+                view = GameView(record, loaded.state)
+                if await self.computer.accepts_undo(view, 1 - seat):
+                    view = await self._undo(record, moves, start)
+                    return UndoResult(view, UndoStatus.APPLIED, seat, taken)
+                return UndoResult(view, UndoStatus.DECLINED, seat, taken)
             pending = record.undo_request
             opponent = record.names[1 - seat]
             if pending is not None and pending.ply == record.ply:

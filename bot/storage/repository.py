@@ -137,6 +137,11 @@ class GameRecord(NewGame):
         """True while moves can be made."""
         return self.status is GameStatus.ACTIVE
 
+    @property
+    def has_computer(self) -> bool:
+        """True when the computer plays a seat (such games are never rated)."""
+        return any(level is not None for level in self.ai_levels)
+
     def seat_of(self, user_id: int) -> int | None:
         """The seat `user_id` plays, or None for someone else."""
         if self.players[0] == user_id:

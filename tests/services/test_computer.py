@@ -1,0 +1,301 @@
+"""Games against the computer through the services: start, replies, turns, undo, draws,
+unrated games, restarts, and searches that never block the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.services.clock import ManualClock
+from bot.services.computer import MAX_COMPUTER_GAMES, computer_seat
+from bot.services.computer_runner import TurnRequest, TurnRunner, compute_turn, estimate
+from bot.services.container import Services
+from bot.services.errors import InvalidInputError, InvalidStateError, NotYourTurnError
+from bot.services.results import DrawStatus, UndoStatus
+from bot.storage.repository import GameStatus
+from bot.storage.sqlite import SqliteRepository
+from rules import get_game
+from tests.services.conftest import ALICE, BOB, CHANNEL, GUILD, RecordingNotifier
+
+
+class InlineExecutor(Executor):
+    """Runs each job at once in the calling thread: a synchronous stand-in for the pool."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as exc:
+            future.set_exception(exc)
+        return future
+
+
+class GatedRunner(TurnRunner):
+    """Computes turns inline, but only once the test opens the gate."""
+
+    def __init__(self) -> None:
+        super().__init__(InlineExecutor())
+        self.gate = asyncio.Event()
+        self.requests: list[TurnRequest] = []
+        self.chance = 0.5
+
+    async def choose(self, request: TurnRequest) -> list[str]:
+        self.requests.append(request)
+        await self.gate.wait()
+        return await super().choose(request)
+
+    async def estimate(self, request: TurnRequest) -> float:
+        return self.chance
+
+
+class World:
+    """Services over one database, with a chosen runner."""
+
+    def __init__(self, path: Path, runner: TurnRunner) -> None:
+        self.path = path
+        self.runner = runner
+        self.clock = ManualClock()
+        self.notifier = RecordingNotifier()
+        self.repo: SqliteRepository
+        self.services: Services
+
+    async def open(self) -> World:
+        self.repo = await SqliteRepository.open(self.path)
+        self.services = Services.build(
+            self.repo,
+            self.clock,
+            self.notifier,
+            rng=random.Random(3),
+            runner=self.runner,
+            ai_seconds=1.0,
+        )
+        return self
+
+    async def close(self) -> None:
+        await self.services.computer.close()
+        await self.repo.close()
+
+    async def start(self, game: str = "groups", colour: str = "white", **kwargs: Any) -> int:
+        view = await self.services.computer.start(
+            guild_id=GUILD, channel_id=CHANNEL, player=ALICE, game=game, colour=colour, **kwargs
+        )
+        return view.id
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[World]:
+    opened = await World(tmp_path / "t.sqlite3", TurnRunner(InlineExecutor())).open()
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture
+async def gated(tmp_path: Path) -> AsyncIterator[World]:
+    opened = await World(tmp_path / "g.sqlite3", GatedRunner()).open()
+    yield opened
+    opened.runner.gate.set()  # type: ignore[attr-defined]
+    await opened.close()
+
+
+async def test_the_computer_answers_a_move(world: World) -> None:
+    """Alice plays White against the easy computer; after her move the computer replies."""
+    game_id = await world.start(level="easy")
+    record = await world.repo.get_game(game_id)
+    assert record is not None
+    assert record.players == (ALICE.id, None)
+    assert record.names == ("alice", "Tabula (easy)")
+    assert record.ai_levels == (None, "easy")
+    assert not record.rated and record.has_computer and computer_seat(record) == 1
+    await world.services.games.play(game_id, ALICE.id, "d3-e2")
+    await world.services.computer.idle()
+    view = await world.services.games.view(game_id)
+    assert view.record.ply == 2 and view.state.to_move == 0
+    moves = await world.repo.list_moves(game_id)
+    assert [(m.seat, m.user_id) for m in moves] == [(0, ALICE.id), (1, None)]
+    assert [r.move.notation for r in world.notifier.moves] == [moves[1].notation]
+    replayed = get_game("groups").new_game().play_text("d3-e2").play_text(moves[1].notation)
+    assert replayed == view.state
+
+
+async def test_the_computer_opens_when_it_plays_first(world: World) -> None:
+    """With Alice as Black, the computer (White) moves as soon as the game starts."""
+    game_id = await world.start(colour="black", level="easy")
+    await world.services.computer.idle()
+    view = await world.services.games.view(game_id)
+    assert view.record.players == (None, ALICE.id)
+    assert view.record.ply == 1 and view.state.to_move == 1
+    assert len(world.notifier.moves) == 1
+
+
+async def test_levels_are_checked_and_default_to_medium(world: World) -> None:
+    """An unknown level names the levels; no level means medium."""
+    with pytest.raises(InvalidInputError, match="easy, medium, hard"):
+        await world.start(level="expert")
+    game_id = await world.start()
+    record = await world.repo.get_game(game_id)
+    assert record is not None and record.ai_levels == (None, "medium")
+
+
+async def test_games_between_people_have_no_computer(world: World) -> None:
+    """The flag the ratings use: only games with a computer seat have it."""
+    challenge = await world.services.challenges.create(
+        guild_id=GUILD, channel_id=CHANNEL, challenger=ALICE, opponent=BOB, game="groups"
+    )
+    accepted = await world.services.challenges.accept(challenge.id, BOB)
+    assert not accepted.view.record.has_computer
+    assert computer_seat(accepted.view.record) is None
+
+
+async def test_a_player_may_not_move_for_the_computer(gated: World) -> None:
+    """While the computer thinks, Alice's move is refused with whose turn it is."""
+    game_id = await gated.start(colour="black", level="easy")
+    await asyncio.sleep(0)
+    assert gated.services.computer.thinking(game_id)
+    with pytest.raises(NotYourTurnError, match=r"Tabula \(easy\)'s turn"):
+        await gated.services.games.play(game_id, ALICE.id, "e3-e2")
+
+
+async def test_several_games_think_at_once(gated: World) -> None:
+    """Two games wait for the computer at the same time; both get their moves."""
+    first = await gated.start(colour="black", level="easy")
+    second = await gated.start(colour="black", level="easy", game="hexade", options={"size": 5})
+    await asyncio.sleep(0)
+    computer = gated.services.computer
+    assert computer.thinking(first) and computer.thinking(second)
+    gated.runner.gate.set()  # type: ignore[attr-defined]
+    await computer.idle()
+    for game_id in (first, second):
+        assert (await gated.services.games.view(game_id)).record.ply == 1
+
+
+async def test_an_undo_while_the_computer_thinks_drops_its_move(gated: World) -> None:
+    """Alice takes back her move while the computer thinks: its answer is not played."""
+    game_id = await gated.start(level="easy")
+    games = gated.services.games
+    await games.play(game_id, ALICE.id, "d3-e2")
+    await asyncio.sleep(0)
+    assert gated.services.computer.thinking(game_id)
+    undo = await games.request_undo(game_id, ALICE.id)
+    assert undo.status is UndoStatus.APPLIED and undo.notation == "d3-e2"
+    gated.runner.gate.set()  # type: ignore[attr-defined]
+    await gated.services.computer.idle()
+    view = await games.view(game_id)
+    assert view.record.ply == 0 and view.state.to_move == 0
+    assert gated.notifier.moves == []
+
+
+async def test_the_computer_lets_a_move_be_taken_back(world: World) -> None:
+    """After the computer's reply, Alice's undo takes back both moves at once."""
+    game_id = await world.start(level="easy")
+    games = world.services.games
+    await games.play(game_id, ALICE.id, "d3-e2")
+    await world.services.computer.idle()
+    undo = await games.request_undo(game_id, ALICE.id)
+    assert undo.status is UndoStatus.APPLIED and len(undo.moves) == 2
+    await world.services.computer.idle()
+    view = await games.view(game_id)
+    assert view.record.ply == 0 and view.state.to_move == 0
+
+
+async def test_the_computer_answers_draw_offers_by_its_chances(gated: World) -> None:
+    """Declined while it rates itself at 50 %, no second offer at the same move; accepted
+    once it rates itself below 20 % (Alice, to move, at 85 %)."""
+    game_id = await gated.start(level="easy")
+    games = gated.services.games
+    declined = await games.offer_draw(game_id, ALICE.id)
+    assert declined.status is DrawStatus.DECLINED and declined.seat == 1
+    with pytest.raises(InvalidStateError, match="declined your draw offer"):
+        await games.offer_draw(game_id, ALICE.id)
+    gated.runner.gate.set()  # type: ignore[attr-defined]
+    await games.play(game_id, ALICE.id, "d3-e2")
+    await gated.services.computer.idle()
+    gated.runner.chance = 0.85  # type: ignore[attr-defined]
+    accepted = await games.offer_draw(game_id, ALICE.id)
+    assert accepted.status is DrawStatus.ACCEPTED
+    record = accepted.view.record
+    assert record.status is GameStatus.FINISHED and record.winner is None
+
+
+async def test_a_restart_resumes_games_where_the_computer_is_to_move(tmp_path: Path) -> None:
+    """The bot stops while the computer thinks; after a restart it moves."""
+    path = tmp_path / "r.sqlite3"
+    before = await World(path, GatedRunner()).open()
+    game_id = await before.start(colour="black", level="easy")
+    await asyncio.sleep(0)
+    await before.close()  # the thinking task is cancelled, nothing was played
+    after = await World(path, TurnRunner(InlineExecutor())).open()
+    try:
+        assert (await after.services.games.view(game_id)).record.ply == 0
+        assert await after.services.computer.resume() == 1
+        await after.services.computer.idle()
+        assert (await after.services.games.view(game_id)).record.ply == 1
+        assert await after.services.computer.resume() == 0
+    finally:
+        await after.close()
+
+
+async def test_the_computer_plays_a_whole_diffusion_turn(world: World) -> None:
+    """As White in Diffusion Chess the computer makes its four opening moves in one go;
+    Alice's moves in the middle of her turn do not wake it."""
+    game_id = await world.start(game="diffusion", colour="black", level="easy")
+    await world.services.computer.idle()
+    view = await world.services.games.view(game_id)
+    assert view.record.ply == 4 and view.state.to_move == 1
+    assert [r.turn_complete for r in world.notifier.moves] == [False, False, False, True]
+    legal = next(iter(view.state.legal_moves()))
+    await world.services.games.play(game_id, ALICE.id, view.state.format_move(legal))
+    assert not world.services.computer.thinking(game_id)
+
+
+async def test_the_number_of_games_against_the_computer_is_limited(world: World) -> None:
+    """A player may have a few games against the computer at a time, not more."""
+    for _ in range(MAX_COMPUTER_GAMES):
+        await world.start(level="easy")
+    with pytest.raises(InvalidStateError, match="finish or resign one"):
+        await world.start(level="easy")
+
+
+def test_worker_functions_choose_legal_moves_and_judge_positions() -> None:
+    """compute_turn returns legal notation; estimate sees a win in one as certain."""
+    state = get_game("groups").new_game()
+    request = TurnRequest("groups", state.encode(), "easy", 1.0, 5)
+    moves = compute_turn(request)
+    assert len(moves) == 1 and moves[0] in state.legal_notations()
+    from rules.groups import GROUPS
+
+    won = GROUPS.position(
+        ["a1", "a2", "a3", "a4", "a5", "c6"], ["h8", "h7", "h6", "g8", "g7", "e1"]
+    )
+    assert estimate(TurnRequest("groups", won.encode(), "easy", 1.0, 5)) == 1.0
+
+
+async def test_a_search_in_the_process_pool_leaves_the_event_loop_free() -> None:
+    """While a worker process searches for a second, the event loop keeps ticking."""
+    runner = TurnRunner(ProcessPoolExecutor(max_workers=1))
+    state = get_game("hexade").new_game()
+    request = TurnRequest("hexade", state.encode(), "hard", 1.0, 1)
+    ticks = 0
+
+    async def tick() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    ticker = asyncio.create_task(tick())
+    started = time.perf_counter()
+    try:
+        moves = await runner.choose(request)
+    finally:
+        ticker.cancel()
+        runner._executor.shutdown()  # type: ignore[union-attr]
+    elapsed = time.perf_counter() - started
+    assert len(moves) == 1 and moves[0] in state.legal_notations()
+    assert ticks >= 0.5 * elapsed / 0.01 * 0.5
