@@ -20,6 +20,8 @@ from bot.discord_ui.errors import report
 from bot.discord_ui.flows import Flows
 from bot.exts import walk_extensions
 from bot.services.clock import Clock, SystemClock
+from bot.services.computer import COMPUTER_NAME
+from bot.services.computer_runner import TurnRunner
 from bot.services.container import Services
 from bot.storage.sqlite import SqliteRepository
 
@@ -62,6 +64,7 @@ class TabulaBot(commands.Bot):
         self._repository: SqliteRepository | None = None
         self._services: Services | None = None
         self._scheduler: asyncio.Task[None] | None = None
+        self._resuming: asyncio.Task[None] | None = None
 
     @property
     def services(self) -> Services:
@@ -76,7 +79,13 @@ class TabulaBot(commands.Bot):
             self.settings.database, synchronous=self.settings.sqlite_synchronous
         )
         self._services = Services.build(
-            self._repository, self.clock, self.flows, tick_seconds=self.tick_seconds
+            self._repository,
+            self.clock,
+            self.flows,
+            tick_seconds=self.tick_seconds,
+            runner=TurnRunner(workers=self.settings.ai_workers),
+            ai_seconds=self.settings.ai_seconds,
+            computer_name=self.user.display_name if self.user is not None else COMPUTER_NAME,
         )
         self.flows.attach(self._services)
         for extension in walk_extensions():
@@ -85,7 +94,15 @@ class TabulaBot(commands.Bot):
         self._scheduler = asyncio.create_task(
             self._services.scheduler.run_forever(), name="tabula-scheduler"
         )
+        self._resuming = asyncio.create_task(self._resume_computer(), name="tabula-resume")
         await self.sync_commands(self.settings.sync_commands)
+
+    async def _resume_computer(self) -> None:
+        """Once connected, the computer moves in the games where it was to move."""
+        await self.wait_until_ready()
+        waiting = await self.services.computer.resume()
+        if waiting:
+            log.info("the computer resumes thinking in %d games", waiting)
 
     async def sync_commands(self, target: str | None) -> None:
         """Sync slash commands when asked: `global`, or one server's id."""
@@ -102,10 +119,13 @@ class TabulaBot(commands.Bot):
 
     async def close(self) -> None:
         """Stop the scheduler, disconnect, close the database."""
-        if self._scheduler is not None:
-            self._scheduler.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._scheduler
+        for task in (self._scheduler, self._resuming):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        if self._services is not None:
+            await self._services.computer.close()
         await super().close()
         if self._repository is not None:
             await self._repository.close()

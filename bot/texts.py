@@ -205,6 +205,7 @@ def rules_text(game: AnyGame) -> str:
 
 HELP_COMMANDS = (
     ("/play game [opponent] [options]", "challenge a member, or anyone when no opponent is given"),
+    ("/play game opponent:(this bot) [level]", "play the computer: easy, medium or hard"),
     ("/move notation", "play a move in your game (autocomplete lists the legal ones)"),
     ("/board", "show the current board again"),
     ("/resign", "give up the game"),

@@ -309,6 +309,7 @@ class ConsoleApp:
                 colour=colour,
             )
             await self.show_board(view, start_caption(view, self.style))
+            self.computer.begin(view.id)
             return
         challenge = await self.services.challenges.create(
             guild_id=CONSOLE_GUILD,

@@ -25,14 +25,15 @@ from bot.discord_ui.buttons import (
     turn_buttons,
 )
 from bot.discord_ui.style import STYLE
+from bot.services.computer import computer_seat
 from bot.services.container import Services
 from bot.services.errors import InvalidInputError
 from bot.services.players import Player
 from bot.services.results import (
-    Accepted,
     DrawStatus,
     GameView,
     MoveResult,
+    UndoResult,
     UndoStatus,
 )
 from bot.storage.repository import ChallengeRecord
@@ -40,6 +41,7 @@ from bot.texts import (
     board_caption,
     challenge_text,
     end_caption,
+    game_title,
     header,
     move_caption,
     start_caption,
@@ -152,10 +154,24 @@ class Flows:
         opponent: discord.abc.User | None,
         options: dict[str, object],
         colour: str,
+        level: str | None = None,
     ) -> None:
-        """/play: post a challenge with its buttons and remember the message."""
+        """/play: post a challenge with its buttons and remember the message; against the
+        bot itself (or with a level and no opponent), start a game against the computer."""
         if interaction.channel_id is None:
             raise InvalidInputError("Challenges are made in a server channel.")
+        me = self.client.user
+        if opponent is not None and me is not None and opponent.id == me.id:
+            await self.computer_game(interaction, game, options, colour, level)
+            return
+        if level is not None:
+            if opponent is None:
+                await self.computer_game(interaction, game, options, colour, level)
+                return
+            mention = me.mention if me is not None else "me"
+            raise InvalidInputError(
+                f"A level is for games against me: choose {mention} as the opponent."
+            )
         challenge = await self.services.challenges.create(
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
@@ -180,7 +196,7 @@ class Flows:
             accepted = await challenges.accept(challenge_id, player(interaction.user))
             text = challenge_text(accepted.challenge, STYLE)
             await interaction.response.edit_message(content=text, view=None)
-            location = await self.open_game(interaction, accepted)
+            location = await self.open_game(interaction, accepted.view)
             if location != interaction.channel_id:
                 await interaction.edit_original_response(content=f"{text}\nPlay in <#{location}>.")
             return
@@ -190,9 +206,40 @@ class Flows:
             closed = await challenges.cancel(challenge_id, interaction.user.id)
         await interaction.response.edit_message(content=challenge_text(closed, STYLE), view=None)
 
-    async def open_game(self, interaction: discord.Interaction, accepted: Accepted) -> int:
+    async def computer_game(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        options: dict[str, object],
+        colour: str,
+        level: str | None,
+    ) -> None:
+        """Start a game against the computer: announce it, open its thread, post the first
+        board, and only then let the computer think (so its opening move comes after)."""
+        computer = self.services.computer
+        view = await computer.start(
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id or 0,
+            player=player(interaction.user),
+            game=game,
+            options=options,
+            level=level,
+            colour=colour,
+        )
+        seat = computer_seat(view.record)
+        assert seat is not None
+        text = (
+            f"{interaction.user.mention} plays {game_title(view.game, view.record.options)} "
+            f"against {view.name(seat)}, game #{view.id}."
+        )
+        await interaction.response.send_message(text)
+        location = await self.open_game(interaction, view)
+        if location != interaction.channel_id:
+            await interaction.edit_original_response(content=f"{text}\nPlay in <#{location}>.")
+        computer.begin(view.id)
+
+    async def open_game(self, interaction: discord.Interaction, view: GameView) -> int:
         """Create the game's thread (or stay in the channel) and post the first board."""
-        view = accepted.view
         record = view.record
         settings = await self.services.settings.guild(record.guild_id)
         channel = interaction.channel
@@ -322,6 +369,10 @@ class Flows:
             payload = await self.board_payload(view, end_caption(view, STYLE), buttons=None)
             await self.deliver(interaction, view.record.location, payload)
             return
+        if result.status is DrawStatus.DECLINED:  # the computer answers at once
+            text = f"{view.name(result.seat)} declines the draw in game #{view.id}: play on."
+            await self.deliver(interaction, view.record.location, {"content": text})
+            return
         offer = view.record.draw_offer
         assert offer is not None
         opponent = 1 - result.seat
@@ -361,6 +412,10 @@ class Flows:
             game_id = (await games.find(interaction.user.id, interaction.channel_id or 0)).id
         result = await games.request_undo(game_id, interaction.user.id)
         view = result.view
+        computer = computer_seat(view.record)
+        if computer is not None and computer != result.seat:  # the computer answers at once
+            await self.computer_undo(interaction, result, computer)
+            return
         if result.status is UndoStatus.APPLIED:
             caption = f"{header(view)}\nTaken back: **{result.notation}**. Your turn starts again."
             payload = await self.board_payload(view, caption, buttons=turn_buttons(view))
@@ -375,6 +430,20 @@ class Flows:
             f"{STYLE.mention(view.record.players[opponent], view.name(opponent))}, allow it?"
         )
         payload = {"content": text, "view": answer_buttons("ud", view.id, request.ply)}
+        await self.deliver(interaction, view.record.location, payload)
+
+    async def computer_undo(
+        self, interaction: discord.Interaction, result: UndoResult, computer: int
+    ) -> None:
+        """The computer's answer to an undo request, posted where the game is played."""
+        view = result.view
+        name = view.name(computer)
+        if result.status is UndoStatus.DECLINED:
+            text = f"{name} refused to take back {result.notation} in game #{view.id}."
+            await self.deliver(interaction, view.record.location, {"content": text})
+            return
+        caption = f"{name} allowed taking back **{result.notation}**.\n{board_caption(view, STYLE)}"
+        payload = await self.board_payload(view, caption, buttons=board_buttons(view))
         await self.deliver(interaction, view.record.location, payload)
 
     async def answer_undo(

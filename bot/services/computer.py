@@ -87,7 +87,11 @@ class ComputerService:
         level: str | None = None,
         colour: str = "random",
     ) -> GameView:
-        """Start a game between `player` and the computer; the computer moves if it starts."""
+        """Start a game between `player` and the computer.
+
+        The computer does not move yet: call `begin(game_id)` once the game's first board
+        is shown, so that its opening move is announced after it.
+        """
         rules = get_game(game)
         validated = rules.validate_options(options or {})
         try:
@@ -127,9 +131,11 @@ class ComputerService:
                 rated=False,
             )
         )
-        view = await self._games.started(record)
-        self._schedule(record.id)
-        return view
+        return await self._games.started(record)
+
+    def begin(self, game_id: int) -> None:
+        """Let the computer think in `game_id` if it is to move (e.g. it opens the game)."""
+        self._schedule(game_id)
 
     async def resume(self) -> int:
         """After a restart: start thinking in every active game where the computer is to

@@ -86,6 +86,7 @@ class World:
         view = await self.services.computer.start(
             guild_id=GUILD, channel_id=CHANNEL, player=ALICE, game=game, colour=colour, **kwargs
         )
+        self.services.computer.begin(view.id)
         return view.id
 
 
@@ -299,3 +300,16 @@ async def test_a_search_in_the_process_pool_leaves_the_event_loop_free() -> None
     elapsed = time.perf_counter() - started
     assert len(moves) == 1 and moves[0] in state.legal_notations()
     assert ticks >= 0.5 * elapsed / 0.01 * 0.5
+
+
+async def test_the_computer_waits_for_begin_before_its_opening_move(world: World) -> None:
+    """start() only creates the game; begin() lets the computer open it."""
+    computer = world.services.computer
+    view = await computer.start(
+        guild_id=GUILD, channel_id=CHANNEL, player=ALICE, game="groups", colour="black"
+    )
+    assert not computer.thinking(view.id)
+    computer.begin(view.id)
+    assert computer.thinking(view.id)
+    await computer.idle()
+    assert (await world.services.games.view(view.id)).record.ply == 1

@@ -17,12 +17,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.ai import Level
 from bot.client import bot_of
 from bot.services.challenges import COLOUR_CHOICES
 from rules import AnyGame, Option, OptionValue, list_games
 
-FIXED_PARAMETERS = ("game", "opponent", "colour")
+FIXED_PARAMETERS = ("game", "opponent", "colour", "level")
 """The parameters every /play has; no game option may use these names."""
+LEVELS = tuple(level.value for level in Level)
+"""The computer's levels, offered as choices of /play's `level`."""
 DESCRIPTION_LIMIT = 100
 """Discord's limit for a command or option description."""
 
@@ -117,9 +120,10 @@ def build_play_command(games: Sequence[AnyGame] | None = None) -> PlayCommand:
         game = values.pop("game")
         opponent = values.pop("opponent", None)
         colour = values.pop("colour", None) or "random"
+        level = values.pop("level", None)
         chosen = {name: value for name, value in values.items() if value is not None}
         await bot_of(interaction).flows.challenge(
-            interaction, game=game, opponent=opponent, options=chosen, colour=colour
+            interaction, game=game, opponent=opponent, options=chosen, colour=colour, level=level
         )
 
     keyword = inspect.Parameter.KEYWORD_ONLY
@@ -132,6 +136,7 @@ def build_play_command(games: Sequence[AnyGame] | None = None) -> PlayCommand:
         inspect.Parameter(
             "colour", keyword, annotation=Literal[COLOUR_CHOICES] | None, default=None
         ),
+        inspect.Parameter("level", keyword, annotation=Literal[LEVELS] | None, default=None),
     ]
     parameters += [
         inspect.Parameter(option.name, keyword, annotation=_annotation(option) | None, default=None)
@@ -140,8 +145,9 @@ def build_play_command(games: Sequence[AnyGame] | None = None) -> PlayCommand:
     play.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     descriptions = {
         "game": "the game to play",
-        "opponent": "whom to challenge (leave out for an open challenge anyone may accept)",
+        "opponent": "whom to challenge (leave out for an open challenge; me to play the computer)",
         "colour": "the colour you play (default: random)",
+        "level": "how strongly I play when you play against me (default: medium)",
         **{option.name: option.description for option in options},
     }
     callback = app_commands.describe(**descriptions)(play)
