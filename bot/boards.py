@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.services.results import GameView
+from bot.storage.repository import GameStatus
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +30,8 @@ def status_line(view: GameView) -> str | None:
     record = view.record
     if record.result_reason is None or view.state.outcome() is not None:
         return None
+    if record.status is GameStatus.ABORTED:
+        return f"Aborted: {record.result_reason}"
     if record.winner is None:
         return f"Draw: {record.result_reason}"
     return f"{record.names[record.winner]} wins: {record.result_reason}"

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Protocol
 
 from bot.services.results import GameView, MoveResult
-from bot.storage.repository import ChallengeRecord, ChallengeStatus, GameRecord
+from bot.storage.repository import ChallengeRecord, ChallengeStatus, GameRecord, GameStatus
 from rules import AnyGame, GameError, OptionValue, get_game, list_games
 
 
@@ -81,7 +81,8 @@ def challenge_text(challenge: ChallengeRecord, style: Style) -> str:
     else:
         colour = game.colours[challenge.challenger_seat]
         colours = f"{challenge.challenger_name} plays {colour}."
-    lines = [head, colours]
+    kind = "Rated game." if challenge.rated else "Casual game: not rated."
+    lines = [head, f"{colours} {kind}"]
     if challenge.status is ChallengeStatus.OPEN:
         lines.append(f"Challenge #{challenge.id} expires {style.when(challenge.expires_at)}.")
     else:
@@ -107,10 +108,22 @@ def result_text(view: GameView) -> str:
     outcome = view.outcome
     if outcome is None:
         return ""
-    if outcome.winner is None:
-        return f"**Draw** ({outcome.reason})."
-    winner = outcome.winner
-    return f"**{view.name(winner)} wins** with {view.colour(winner)} ({outcome.reason})."
+    if view.record.status is GameStatus.ABORTED:
+        text = f"**Game aborted** ({outcome.reason}): no result."
+    elif outcome.winner is None:
+        text = f"**Draw** ({outcome.reason})."
+    else:
+        winner = outcome.winner
+        text = f"**{view.name(winner)} wins** with {view.colour(winner)} ({outcome.reason})."
+    changes = rating_changes_text(view)
+    return f"{text}\n{changes}" if changes else text
+
+
+def rating_changes_text(view: GameView) -> str:
+    """The rating changes a game's end made: "Ratings: alice 1500? → 1662? (+162), ..."."""
+    if not view.rating_changes:
+        return ""
+    return "Ratings: " + ", ".join(change.text() for change in view.rating_changes) + "."
 
 
 def turn_text(view: GameView, style: Style) -> str:

@@ -90,8 +90,12 @@ class ChallengeService:
         game: str,
         options: Mapping[str, object] | None = None,
         colour: str = "random",
+        rated: bool = True,
     ) -> ChallengeRecord:
-        """Post a challenge to `opponent`, or an open one when `opponent` is None."""
+        """Post a challenge to `opponent`, or an open one when `opponent` is None.
+
+        The game is rated unless `rated` is False (a casual game).
+        """
         rules = get_game(game)
         validated = rules.validate_options(options or {})
         seat = challenger_seat(rules, colour)
@@ -140,6 +144,7 @@ class ChallengeService:
                 challenger_seat=seat,
                 created_at=now,
                 expires_at=now + settings.challenge_expiry,
+                rated=rated,
                 time_control=settings.default_time_control,
             )
         )

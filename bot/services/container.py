@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import logging
 import random
 from dataclasses import dataclass
 
 from bot.ai import DEFAULT_SECONDS
+from bot.services.background import Background
 from bot.services.challenges import ChallengeService
 from bot.services.clock import Clock
 from bot.services.computer import COMPUTER_NAME, ComputerService
 from bot.services.computer_runner import TurnRunner
 from bot.services.games import GameService
-from bot.services.notify import Notifier
+from bot.services.notify import Notifier, NullNotifier, TournamentNotifier
+from bot.services.ratings import RatingService
 from bot.services.scheduler import Scheduler
 from bot.services.settings import SettingsService
+from bot.services.tournaments import TournamentService
 from bot.storage.repository import Repository
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -28,6 +34,9 @@ class Services:
     settings: SettingsService
     scheduler: Scheduler
     computer: ComputerService
+    ratings: RatingService
+    tournaments: TournamentService
+    background: Background
 
     @classmethod
     def build(
@@ -41,12 +50,17 @@ class Services:
         runner: TurnRunner | None = None,
         ai_seconds: float = DEFAULT_SECONDS,
         computer_name: str = COMPUTER_NAME,
+        background: Background | None = None,
     ) -> Services:
-        """Wire the services together; the scheduler gets the challenge-expiry job.
+        """Wire the services together and give the scheduler its jobs.
 
         `runner` computes the computer's moves (default: one worker process, started
         when the computer first thinks); `ai_seconds` is the `hard` level's budget.
+        Games report their end to the ratings, then to the tournaments. A notifier that
+        also implements `TournamentNotifier` announces tournament rounds; `background`
+        runs what a command sets off but must not wait for (default: asyncio tasks).
         """
+        background = background or Background()
         games = GameService(repository, clock, notifier)
         settings = SettingsService(repository, clock)
         challenges = ChallengeService(repository, clock, games, settings, notifier, rng=rng)
@@ -60,6 +74,31 @@ class Services:
             name=computer_name,
             rng=rng,
         )
+        ratings = RatingService(repository, clock)
+        if isinstance(notifier, TournamentNotifier):
+            announcer: TournamentNotifier = notifier
+        else:
+            log.warning("%s cannot announce tournaments", type(notifier).__name__)
+            announcer = NullNotifier()
+        tournaments = TournamentService(
+            repository, clock, games, ratings, settings, notifier=announcer, background=background
+        )
+        games.finish_hooks.append(ratings.on_finish)
+        games.finish_hooks.append(tournaments.on_finish)
         scheduler = Scheduler(tick_seconds)
         scheduler.add("expire challenges", challenges.expire_due)
-        return cls(repository, clock, games, challenges, settings, scheduler, computer)
+        scheduler.add("rate missed games", ratings.rate_missed)
+        scheduler.add("start tournaments", tournaments.start_due)
+        scheduler.add("advance tournaments", tournaments.advance_all)
+        return cls(
+            repository,
+            clock,
+            games,
+            challenges,
+            settings,
+            scheduler,
+            computer,
+            ratings,
+            tournaments,
+            background,
+        )

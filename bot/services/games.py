@@ -49,8 +49,12 @@ log = logging.getLogger(__name__)
 
 MoveHook = Callable[[MoveResult], Awaitable[None]]
 """Called after every committed move (e.g. to let a computer player answer)."""
-FinishHook = Callable[[GameView], Awaitable[None]]
-"""Called once when a game ends, however it ended (e.g. to update ratings)."""
+FinishHook = Callable[[GameView], Awaitable[GameView | None]]
+"""Called once when a game ends, however it ended (e.g. to update ratings).
+
+A hook may return the view with more to report (the rating changes); the next hooks and
+the caller get that view.
+"""
 
 
 class ComputerReferee(Protocol):
@@ -258,8 +262,7 @@ class GameService:
                 raise NotYourTurnError(f"It is {waiting}'s turn, not yours.")
             move = loaded.state.parse_move(text)
             result = await self._commit(record, loaded, seat, user_id, move)
-        await self._after_move(result)
-        return result
+        return await self._after_move(result)
 
     async def play_computer_move(
         self, game_id: int, text: str, *, expected_ply: int | None = None
@@ -280,7 +283,7 @@ class GameService:
                 raise NotAllowedError("It is not a computer player's turn.")
             move = loaded.state.parse_move(text)
             result = await self._commit(record, loaded, seat, None, move)
-        await self._after_move(result)
+        result = await self._after_move(result)
         await self._notifier.move_played(result)
         return result
 
@@ -328,21 +331,25 @@ class GameService:
             draw_offer_lapsed=lapsed,
         )
 
-    async def _after_move(self, result: MoveResult) -> None:
+    async def _after_move(self, result: MoveResult) -> MoveResult:
+        """Run the move hooks, and the finish hooks when the move ended the game."""
         for hook in self.move_hooks:
             try:
                 await hook(result)
             except Exception:
                 log.exception("a move hook failed for game %s", result.view.id)
         if result.finished:
-            await self._after_finish(result.view)
+            return replace(result, view=await self._after_finish(result.view))
+        return result
 
-    async def _after_finish(self, view: GameView) -> None:
+    async def _after_finish(self, view: GameView) -> GameView:
+        """Run the finish hooks; return the view as the hooks completed it."""
         for hook in self.finish_hooks:
             try:
-                await hook(view)
+                view = await hook(view) or view
             except Exception:
                 log.exception("a finish hook failed for game %s", view.id)
+        return view
 
     # --- ending a game ---
 
@@ -372,10 +379,30 @@ class GameService:
             record = await self.record(game_id)
             self._require_active(record)
             view = await self._finish(record, winner, reason)
-        await self._after_finish(view)
+        view = await self._after_finish(view)
         if announce:
             await self._notifier.game_finished(view)
         return view
+
+    async def abort(self, game_id: int, reason: str) -> GameView | None:
+        """End an active game without a result (a cancelled tournament): nothing is scored
+        or rated, so the finish hooks do not run. None when the game had ended already."""
+        async with self._locks(game_id):
+            record = await self.record(game_id)
+            if not record.is_active:
+                return None
+            now = self._clock.now()
+            updated = record.evolve(
+                status=GameStatus.ABORTED,
+                winner=None,
+                result_reason=reason,
+                finished_at=now,
+                updated_at=now,
+                draw_offer=None,
+                undo_request=None,
+            )
+            await self._repository.update_game(updated)
+            return GameView(updated, (await self._loaded(updated)).state)
 
     async def resign(self, game_id: int, user_id: int) -> GameView:
         """`user_id` resigns: the opponent wins."""
@@ -384,8 +411,7 @@ class GameService:
             seat = self._seat(record, user_id)
             self._require_active(record)
             view = await self._finish(record, 1 - seat, f"{record.names[seat]} resigned")
-        await self._after_finish(view)
-        return view
+        return await self._after_finish(view)
 
     # --- draw offers ---
 
@@ -420,8 +446,7 @@ class GameService:
                     )
                     await self._repository.update_game(updated)
                     return DrawResult(await self.view_of(updated), DrawStatus.OFFERED, seat)
-        await self._after_finish(result.view)
-        return result
+        return replace(result, view=await self._after_finish(result.view))
 
     async def _computer_answers_draw(self, record: GameRecord, seat: int) -> DrawResult:
         """The computer opposite `seat` answers a draw offer at once (call under the lock)."""
@@ -461,8 +486,7 @@ class GameService:
                 await self._repository.update_game(updated)
                 return DrawResult(await self.view_of(updated), DrawStatus.DECLINED, seat)
             view = await self._finish(record, None, "draw agreed")
-        await self._after_finish(view)
-        return DrawResult(view, DrawStatus.ACCEPTED, seat)
+        return DrawResult(await self._after_finish(view), DrawStatus.ACCEPTED, seat)
 
     # --- undo ---
 

@@ -3,13 +3,18 @@
 Challenge expiry, computer moves and (later) reminders, timeouts and tournament rounds
 happen without anyone clicking; the services tell a `Notifier`, and each front end
 implements it: Discord posts to the game's thread, the console prints, tests record.
+Tournament announcements are a port of their own (`TournamentNotifier`), which a
+front end implements alongside `Notifier`.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
 
 from bot.services.results import GameView, MoveResult
+from bot.services.tournament_views import TournamentView
+from bot.storage.competition import PairingRecord
 from bot.storage.repository import ChallengeRecord
 
 
@@ -26,8 +31,51 @@ class Notifier(Protocol):
         """A game ended without a move or a player's command (e.g. on time)."""
 
 
+@runtime_checkable
+class TournamentNotifier(Protocol):
+    """Announces what a tournament does by itself (a front end implements it)."""
+
+    async def tournament_round_started(self, tournament: TournamentView, number: int) -> None:
+        """Round `number` was paired: post its pairings where the tournament is run."""
+
+    async def tournament_game_started(
+        self, tournament: TournamentView, pairing: PairingRecord, game: GameView
+    ) -> None:
+        """A tournament game was created: open its thread and call its players."""
+
+    async def tournament_games_aborted(
+        self, tournament: TournamentView, games: Sequence[GameView]
+    ) -> None:
+        """Games were aborted (cancellation, withdrawal before the first move)."""
+
+    async def tournament_finished(self, tournament: TournamentView) -> None:
+        """The last round ended: post the final standings."""
+
+    async def tournament_cancelled(self, tournament: TournamentView, reason: str) -> None:
+        """The tournament was cancelled without a command (too few players entered)."""
+
+
 class NullNotifier:
     """A notifier that tells nobody (for tools that only read or write the database)."""
+
+    async def tournament_round_started(self, tournament: TournamentView, number: int) -> None:
+        """Ignore the event."""
+
+    async def tournament_game_started(
+        self, tournament: TournamentView, pairing: PairingRecord, game: GameView
+    ) -> None:
+        """Ignore the event."""
+
+    async def tournament_games_aborted(
+        self, tournament: TournamentView, games: Sequence[GameView]
+    ) -> None:
+        """Ignore the event."""
+
+    async def tournament_finished(self, tournament: TournamentView) -> None:
+        """Ignore the event."""
+
+    async def tournament_cancelled(self, tournament: TournamentView, reason: str) -> None:
+        """Ignore the event."""
 
     async def challenge_expired(self, challenge: ChallengeRecord) -> None:
         """Ignore the event."""

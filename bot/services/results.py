@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.storage.competition import RatingChange
 from bot.storage.repository import ChallengeRecord, GameRecord, MoveRecord
 from rules import AnyGame, GameState, Outcome, get_game
 
@@ -17,6 +18,8 @@ class GameView:
 
     record: GameRecord
     state: GameState[Any]
+    rating_changes: tuple[RatingChange, ...] = ()
+    """What the game did to its players' ratings; set on the view that reports its end."""
 
     @property
     def game(self) -> AnyGame:

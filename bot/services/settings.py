@@ -53,8 +53,14 @@ class SettingsService:
         add_channel: int | None = None,
         remove_channel: int | None = None,
         all_channels: bool = False,
+        organiser_role: int | None = None,
+        clear_organiser_role: bool = False,
     ) -> GuildSettings:
-        """Change the given settings (the others stay); return the new settings."""
+        """Change the given settings (the others stay); return the new settings.
+
+        `organiser_role` lets members with that role run tournaments;
+        `clear_organiser_role` removes it.
+        """
         if not can_manage:
             raise NotAllowedError("Only members with the Manage Server permission can change this.")
         settings = await self.guild(guild_id)
@@ -81,6 +87,10 @@ class SettingsService:
                 raise InvalidInputError("That channel is not in the list of game channels.")
             channels.discard(remove_channel)
         changes["game_channels"] = frozenset(channels)
+        if clear_organiser_role:
+            changes["organiser_role"] = None
+        elif organiser_role is not None:
+            changes["organiser_role"] = organiser_role
         updated = replace(settings, **changes)  # type: ignore[arg-type]
         await self._repository.save_guild_settings(updated, self._clock.now())
         return updated

@@ -7,11 +7,21 @@ different database can replace it by implementing `Repository`.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Protocol
 
+from bot.competition.records import Pairing, Result
+from bot.storage.competition import (
+    EntrantRecord,
+    NewTournament,
+    PairingRecord,
+    PlayerRating,
+    RatingChange,
+    TournamentRecord,
+    TournamentStatus,
+)
 from rules import OptionValue
 
 
@@ -194,6 +204,8 @@ class GuildSettings:
     """Play each game in its own thread (when the channel allows threads)."""
     challenge_expiry: timedelta = DEFAULT_CHALLENGE_EXPIRY
     default_time_control: str = "none"
+    organiser_role: int | None = None
+    """Members with this role may run tournaments (as may those who can manage the server)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,3 +314,109 @@ class Repository(Protocol):
 
     async def save_user_settings(self, settings: UserSettings, now: datetime) -> None:
         """Store a user's settings."""
+
+    # --- ratings ---
+
+    async def get_rating(self, user_id: int, game: str) -> PlayerRating | None:
+        """A user's rating in a game; None before their first rated game."""
+        ...
+
+    async def ratings_of(self, user_id: int) -> list[PlayerRating]:
+        """A user's ratings in every game they have played rated, by game."""
+        ...
+
+    async def rating_changes(self, game_id: int) -> list[RatingChange]:
+        """What a game did to its players' ratings (empty while it is not rated), by seat."""
+        ...
+
+    async def record_ratings(
+        self, changes: Sequence[RatingChange], ratings: Sequence[PlayerRating]
+    ) -> bool:
+        """In one transaction, store a game's rating changes and its players' new ratings.
+
+        Returns False (and changes nothing) when the game was rated already.
+        """
+        ...
+
+    async def leaderboard(
+        self, guild_id: int, game: str, *, limit: int | None = None
+    ) -> list[PlayerRating]:
+        """Ratings in `game` of those who played it rated in this server, best first."""
+        ...
+
+    async def unrated_games(self, since: datetime) -> list[GameRecord]:
+        """Rated games between two people, finished since `since`, not rated yet."""
+        ...
+
+    # --- tournaments ---
+
+    async def create_tournament(self, tournament: NewTournament) -> TournamentRecord:
+        """Store a new tournament, open for entries."""
+        ...
+
+    async def get_tournament(self, tournament_id: int) -> TournamentRecord | None:
+        """The tournament with this id."""
+        ...
+
+    async def update_tournament(self, tournament: TournamentRecord) -> None:
+        """Store the tournament's changeable fields (status, rounds, times)."""
+
+    async def list_tournaments(
+        self, guild_id: int, statuses: Sequence[TournamentStatus]
+    ) -> list[TournamentRecord]:
+        """A server's tournaments in these states, newest first."""
+        ...
+
+    async def due_tournaments(self, now: datetime) -> list[TournamentRecord]:
+        """Open tournaments whose entry window has closed."""
+        ...
+
+    async def tournaments_needing_work(self) -> list[int]:
+        """Running tournaments with something to do: a result to record, a round to pair,
+        a game to make or announce."""
+        ...
+
+    async def add_entrant(self, entrant: EntrantRecord) -> None:
+        """Enter a player (the caller checked they are not entered yet)."""
+
+    async def remove_entrant(self, tournament_id: int, user_id: int) -> None:
+        """Take a player's entry back (before the start)."""
+
+    async def list_entrants(self, tournament_id: int) -> list[EntrantRecord]:
+        """The entrants: by seed once seeded, before that in the order they joined."""
+        ...
+
+    async def start_tournament(
+        self, tournament: TournamentRecord, entrants: Sequence[EntrantRecord]
+    ) -> None:
+        """In one transaction, store the started tournament and its entrants' seeds."""
+
+    async def withdraw_entrant(
+        self, tournament_id: int, user_id: int, now: datetime, forfeits: Sequence[PairingRecord]
+    ) -> None:
+        """In one transaction, mark a player withdrawn and store the forfeits it causes."""
+
+    async def add_pairings(
+        self, tournament_id: int, pairings: Sequence[Pairing]
+    ) -> list[PairingRecord]:
+        """Store new pairings (with their results, for forfeits) in one transaction."""
+        ...
+
+    async def list_pairings(self, tournament_id: int) -> list[PairingRecord]:
+        """The tournament's pairings in the order they were made."""
+        ...
+
+    async def pairing_for_game(self, game_id: int) -> PairingRecord | None:
+        """The pairing a tournament game was played for."""
+        ...
+
+    async def set_pairing_result(self, pairing_id: int, result: Result) -> bool:
+        """Store a result for a pairing that has none; False when it had one already."""
+        ...
+
+    async def create_pairing_game(self, pairing_id: int, game: NewGame) -> GameRecord | None:
+        """Atomically create the game of a pairing that has none; None if it has one."""
+        ...
+
+    async def mark_pairing_announced(self, pairing_id: int) -> None:
+        """Remember that the pairing's game was announced to its players."""

@@ -6,7 +6,7 @@ import asyncio
 import json
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Mapping
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import fields
 from datetime import datetime, timedelta
@@ -16,6 +16,18 @@ from typing import Any
 
 import aiosqlite
 
+from bot.competition.glicko2 import Rating
+from bot.competition.records import Pairing, Result
+from bot.competition.tournament import Format
+from bot.storage.competition import (
+    EntrantRecord,
+    NewTournament,
+    PairingRecord,
+    PlayerRating,
+    RatingChange,
+    TournamentRecord,
+    TournamentStatus,
+)
 from bot.storage.repository import (
     DEFAULT_CHALLENGE_EXPIRY,
     ChallengeRecord,
@@ -208,6 +220,168 @@ _UPDATE_GAME = "UPDATE games SET {} WHERE id = :id".format(
         )
     )
 )  # fmt: skip
+
+
+_RATING_COLUMNS = (
+    "user_id, game, name, rating, deviation, volatility, games, wins, draws, losses, last_rated_at"
+)
+
+_CHANGE_COLUMNS = (
+    "game_id, user_id, seat, name, game, guild_id, score, rating_before, deviation_before, "
+    "volatility_before, rating_after, deviation_after, volatility_after, rated_at"
+)
+
+_TOURNAMENT_COLUMNS = (
+    "id, guild_id, channel_id, name, organiser_id, organiser_name, game, options, format, "
+    "swiss_rounds, rounds, time_control, rated, max_players, status, entry_closes_at, "
+    "announced_round, created_at, started_at, finished_at, updated_at"
+)
+
+_PAIRING_COLUMNS = "id, tournament_id, round, first_id, second_id, result, game_id, announced"
+
+_NEEDING_WORK = """
+SELECT t.id FROM tournaments t WHERE t.status = 'running' AND (
+    -- every game has a result: pair the next round, or finish
+    NOT EXISTS (SELECT 1 FROM tournament_pairings p WHERE p.tournament_id = t.id
+                AND p.second_id IS NOT NULL AND p.result IS NULL)
+    -- a game to make or announce
+    OR EXISTS (SELECT 1 FROM tournament_pairings p WHERE p.tournament_id = t.id
+               AND p.second_id IS NOT NULL AND p.result IS NULL
+               AND (p.game_id IS NULL OR p.announced = 0))
+    -- a game that ended without its result reaching the tournament
+    OR EXISTS (SELECT 1 FROM tournament_pairings p JOIN games g ON g.id = p.game_id
+               WHERE p.tournament_id = t.id AND p.result IS NULL AND g.status != 'active')
+    -- a round paired but not announced
+    OR t.announced_round < (SELECT COALESCE(MAX(p.round), 0) FROM tournament_pairings p
+                            WHERE p.tournament_id = t.id)
+) ORDER BY t.id
+"""
+
+
+def _rating_of(row: sqlite3.Row, suffix: str = "") -> Rating:
+    return Rating(row[f"rating{suffix}"], row[f"deviation{suffix}"], row[f"volatility{suffix}"])
+
+
+def _rating(row: sqlite3.Row) -> PlayerRating:
+    return PlayerRating(
+        user_id=row["user_id"],
+        game=row["game"],
+        name=row["name"],
+        rating=_rating_of(row),
+        games=row["games"],
+        wins=row["wins"],
+        draws=row["draws"],
+        losses=row["losses"],
+        last_rated_at=_parse_time(row["last_rated_at"]),
+    )
+
+
+def _rating_values(rating: PlayerRating) -> tuple[Any, ...]:
+    value = rating.rating
+    return (
+        rating.user_id,
+        rating.game,
+        rating.name,
+        value.rating,
+        value.deviation,
+        value.volatility,
+        rating.games,
+        rating.wins,
+        rating.draws,
+        rating.losses,
+        _time(rating.last_rated_at),
+    )
+
+
+def _rating_change(row: sqlite3.Row) -> RatingChange:
+    rated = _parse_time(row["rated_at"])
+    assert rated is not None
+    return RatingChange(
+        game_id=row["game_id"],
+        user_id=row["user_id"],
+        seat=row["seat"],
+        name=row["name"],
+        game=row["game"],
+        guild_id=row["guild_id"],
+        score=row["score"],
+        before=_rating_of(row, "_before"),
+        after=_rating_of(row, "_after"),
+        rated_at=rated,
+    )
+
+
+def _rating_change_values(change: RatingChange) -> tuple[Any, ...]:
+    return (
+        change.game_id,
+        change.user_id,
+        change.seat,
+        change.name,
+        change.game,
+        change.guild_id,
+        change.score,
+        change.before.rating,
+        change.before.deviation,
+        change.before.volatility,
+        change.after.rating,
+        change.after.deviation,
+        change.after.volatility,
+        _time(change.rated_at),
+    )
+
+
+def _tournament(row: sqlite3.Row) -> TournamentRecord:
+    created = _parse_time(row["created_at"])
+    assert created is not None
+    return TournamentRecord(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        name=row["name"],
+        organiser_id=row["organiser_id"],
+        organiser_name=row["organiser_name"],
+        game=row["game"],
+        options=_options(row["options"]),
+        format=Format(row["format"]),
+        swiss_rounds=row["swiss_rounds"],
+        rounds=row["rounds"],
+        time_control=row["time_control"],
+        rated=bool(row["rated"]),
+        max_players=row["max_players"],
+        status=TournamentStatus(row["status"]),
+        entry_closes_at=_parse_time(row["entry_closes_at"]),
+        announced_round=row["announced_round"],
+        created_at=created,
+        started_at=_parse_time(row["started_at"]),
+        finished_at=_parse_time(row["finished_at"]),
+        updated_at=_parse_time(row["updated_at"]),
+    )
+
+
+def _entrant(row: sqlite3.Row) -> EntrantRecord:
+    joined = _parse_time(row["joined_at"])
+    assert joined is not None
+    return EntrantRecord(
+        tournament_id=row["tournament_id"],
+        user_id=row["user_id"],
+        name=row["name"],
+        joined_at=joined,
+        seed=row["seed"],
+        rating=row["rating"],
+        withdrawn_at=_parse_time(row["withdrawn_at"]),
+    )
+
+
+def _pairing(row: sqlite3.Row) -> PairingRecord:
+    return PairingRecord(
+        id=row["id"],
+        tournament_id=row["tournament_id"],
+        round=row["round"],
+        first_id=row["first_id"],
+        second_id=row["second_id"],
+        result=None if row["result"] is None else Result(row["result"]),
+        game_id=row["game_id"],
+        announced=bool(row["announced"]),
+    )
 
 
 class SqliteRepository:
@@ -556,8 +730,8 @@ class SqliteRepository:
     async def get_guild_settings(self, guild_id: int) -> GuildSettings:
         """A server's settings (defaults when none were saved)."""
         row = await self._one(
-            "SELECT threads, challenge_expiry_s, default_time_control FROM guild_settings "
-            "WHERE guild_id = ?",
+            "SELECT threads, challenge_expiry_s, default_time_control, organiser_role_id "
+            "FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
         )
         channels = await self._all(
@@ -572,6 +746,7 @@ class SqliteRepository:
             threads=bool(row["threads"]),
             challenge_expiry=timedelta(seconds=row["challenge_expiry_s"]),
             default_time_control=row["default_time_control"],
+            organiser_role=row["organiser_role_id"],
         )
 
     async def save_guild_settings(self, settings: GuildSettings, now: datetime) -> None:
@@ -579,16 +754,18 @@ class SqliteRepository:
         async with self._transaction() as db:
             await db.execute(
                 "INSERT INTO guild_settings (guild_id, threads, challenge_expiry_s, "
-                "default_time_control, updated_at) VALUES (?, ?, ?, ?, ?) "
+                "default_time_control, organiser_role_id, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (guild_id) DO UPDATE SET threads = excluded.threads, "
                 "challenge_expiry_s = excluded.challenge_expiry_s, "
                 "default_time_control = excluded.default_time_control, "
+                "organiser_role_id = excluded.organiser_role_id, "
                 "updated_at = excluded.updated_at",
                 (
                     settings.guild_id,
                     int(settings.threads),
                     int(settings.challenge_expiry.total_seconds()),
                     settings.default_time_control,
+                    settings.organiser_role,
                     _time(now),
                 ),
             )
@@ -615,6 +792,299 @@ class SqliteRepository:
                 "ON CONFLICT (user_id) DO UPDATE SET dm_on_turn = excluded.dm_on_turn, "
                 "updated_at = excluded.updated_at",
                 (settings.user_id, int(settings.dm_on_turn), _time(now)),
+            )
+
+    # --- ratings ---
+
+    async def get_rating(self, user_id: int, game: str) -> PlayerRating | None:
+        """A user's rating in a game; None before their first rated game."""
+        row = await self._one(
+            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE user_id = ? AND game = ?",
+            (user_id, game),
+        )
+        return None if row is None else _rating(row)
+
+    async def ratings_of(self, user_id: int) -> list[PlayerRating]:
+        """A user's ratings in every game they have played rated, by game."""
+        rows = await self._all(
+            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE user_id = ? ORDER BY game", (user_id,)
+        )
+        return [_rating(row) for row in rows]
+
+    async def rating_changes(self, game_id: int) -> list[RatingChange]:
+        """What a game did to its players' ratings (empty while it is not rated), by seat."""
+        rows = await self._all(
+            f"SELECT {_CHANGE_COLUMNS} FROM rating_changes WHERE game_id = ? ORDER BY seat",
+            (game_id,),
+        )
+        return [_rating_change(row) for row in rows]
+
+    async def record_ratings(
+        self, changes: Sequence[RatingChange], ratings: Sequence[PlayerRating]
+    ) -> bool:
+        """In one transaction, store a game's rating changes and its players' new ratings."""
+        try:
+            async with self._transaction() as db:
+                await db.executemany(
+                    f"INSERT INTO rating_changes ({_CHANGE_COLUMNS}) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [_rating_change_values(change) for change in changes],
+                )
+                await db.executemany(
+                    f"INSERT INTO ratings ({_RATING_COLUMNS}) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT (user_id, game) DO UPDATE SET name = excluded.name, "
+                    "rating = excluded.rating, deviation = excluded.deviation, "
+                    "volatility = excluded.volatility, games = excluded.games, "
+                    "wins = excluded.wins, draws = excluded.draws, losses = excluded.losses, "
+                    "last_rated_at = excluded.last_rated_at",
+                    [_rating_values(rating) for rating in ratings],
+                )
+        except sqlite3.IntegrityError as exc:
+            if "rating_changes" in str(exc):
+                return False
+            raise
+        return True
+
+    async def leaderboard(
+        self, guild_id: int, game: str, *, limit: int | None = None
+    ) -> list[PlayerRating]:
+        """Ratings in `game` of those who played it rated in this server, best first."""
+        rows = await self._all(
+            f"SELECT {_RATING_COLUMNS} FROM ratings r WHERE r.game = ? AND EXISTS ("
+            "SELECT 1 FROM rating_changes c "
+            "WHERE c.guild_id = ? AND c.game = r.game AND c.user_id = r.user_id) "
+            "ORDER BY r.rating DESC, r.deviation, r.user_id LIMIT ?",
+            (game, guild_id, -1 if limit is None else limit),
+        )
+        return [_rating(row) for row in rows]
+
+    async def unrated_games(self, since: datetime) -> list[GameRecord]:
+        """Rated games between two people, finished since `since`, not rated yet."""
+        rows = await self._all(
+            f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.rated = 1 AND g.status = 'finished' "
+            "AND g.finished_at >= ? AND g.player0_id IS NOT NULL AND g.player1_id IS NOT NULL "
+            "AND g.player0_ai IS NULL AND g.player1_ai IS NULL "
+            "AND NOT EXISTS (SELECT 1 FROM rating_changes c WHERE c.game_id = g.id) "
+            "ORDER BY g.finished_at, g.id",
+            (_time(since),),
+        )
+        return [_game(row) for row in rows]
+
+    # --- tournaments ---
+
+    async def create_tournament(self, tournament: NewTournament) -> TournamentRecord:
+        """Store a new tournament, open for entries."""
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO tournaments (guild_id, channel_id, name, organiser_id, "
+                "organiser_name, game, options, format, swiss_rounds, time_control, rated, "
+                "max_players, entry_closes_at, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    tournament.guild_id,
+                    tournament.channel_id,
+                    tournament.name,
+                    tournament.organiser_id,
+                    tournament.organiser_name,
+                    tournament.game,
+                    json.dumps(dict(tournament.options), sort_keys=True),
+                    tournament.format.value,
+                    tournament.swiss_rounds,
+                    tournament.time_control,
+                    int(tournament.rated),
+                    tournament.max_players,
+                    _time(tournament.entry_closes_at),
+                    _time(tournament.created_at),
+                    _time(tournament.created_at),
+                ),
+            )
+            tournament_id = cursor.lastrowid
+        assert tournament_id is not None
+        record = await self.get_tournament(tournament_id)
+        assert record is not None
+        return record
+
+    async def get_tournament(self, tournament_id: int) -> TournamentRecord | None:
+        """The tournament with this id."""
+        row = await self._one(
+            f"SELECT {_TOURNAMENT_COLUMNS} FROM tournaments WHERE id = ?", (tournament_id,)
+        )
+        return None if row is None else _tournament(row)
+
+    async def update_tournament(self, tournament: TournamentRecord) -> None:
+        """Store the tournament's changeable fields (status, rounds, times)."""
+        async with self._transaction() as db:
+            await self._update_tournament(db, tournament)
+
+    @staticmethod
+    async def _update_tournament(db: aiosqlite.Connection, tournament: TournamentRecord) -> None:
+        await db.execute(
+            "UPDATE tournaments SET status = ?, rounds = ?, announced_round = ?, "
+            "started_at = ?, finished_at = ?, updated_at = ? WHERE id = ?",
+            (
+                tournament.status.value,
+                tournament.rounds,
+                tournament.announced_round,
+                _time(tournament.started_at),
+                _time(tournament.finished_at),
+                _time(tournament.updated_at),
+                tournament.id,
+            ),
+        )
+
+    async def list_tournaments(
+        self, guild_id: int, statuses: Sequence[TournamentStatus]
+    ) -> list[TournamentRecord]:
+        """A server's tournaments in these states, newest first."""
+        marks = ", ".join("?" for _ in statuses)
+        rows = await self._all(
+            f"SELECT {_TOURNAMENT_COLUMNS} FROM tournaments "
+            f"WHERE guild_id = ? AND status IN ({marks}) ORDER BY id DESC",
+            (guild_id, *(status.value for status in statuses)),
+        )
+        return [_tournament(row) for row in rows]
+
+    async def due_tournaments(self, now: datetime) -> list[TournamentRecord]:
+        """Open tournaments whose entry window has closed."""
+        rows = await self._all(
+            f"SELECT {_TOURNAMENT_COLUMNS} FROM tournaments "
+            "WHERE status = 'open' AND entry_closes_at <= ? ORDER BY entry_closes_at, id",
+            (_time(now),),
+        )
+        return [_tournament(row) for row in rows]
+
+    async def tournaments_needing_work(self) -> list[int]:
+        """Running tournaments with a result to record, a round to pair or a game to start."""
+        rows = await self._all(_NEEDING_WORK, ())
+        return [row["id"] for row in rows]
+
+    async def add_entrant(self, entrant: EntrantRecord) -> None:
+        """Enter a player (the caller checked they are not entered yet)."""
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO tournament_entrants (tournament_id, user_id, name, joined_at) "
+                "VALUES (?, ?, ?, ?)",
+                (entrant.tournament_id, entrant.user_id, entrant.name, _time(entrant.joined_at)),
+            )
+
+    async def remove_entrant(self, tournament_id: int, user_id: int) -> None:
+        """Take a player's entry back (before the start)."""
+        async with self._transaction() as db:
+            await db.execute(
+                "DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?",
+                (tournament_id, user_id),
+            )
+
+    async def list_entrants(self, tournament_id: int) -> list[EntrantRecord]:
+        """The entrants: by seed once seeded, before that in the order they joined."""
+        rows = await self._all(
+            "SELECT tournament_id, user_id, name, joined_at, seed, rating, withdrawn_at "
+            "FROM tournament_entrants WHERE tournament_id = ? "
+            "ORDER BY seed IS NULL, seed, joined_at, rowid",
+            (tournament_id,),
+        )
+        return [_entrant(row) for row in rows]
+
+    async def start_tournament(
+        self, tournament: TournamentRecord, entrants: Sequence[EntrantRecord]
+    ) -> None:
+        """In one transaction, store the started tournament and its entrants' seeds."""
+        async with self._transaction() as db:
+            await self._update_tournament(db, tournament)
+            await db.executemany(
+                "UPDATE tournament_entrants SET seed = ?, rating = ? "
+                "WHERE tournament_id = ? AND user_id = ?",
+                [(e.seed, e.rating, e.tournament_id, e.user_id) for e in entrants],
+            )
+
+    async def withdraw_entrant(
+        self, tournament_id: int, user_id: int, now: datetime, forfeits: Sequence[PairingRecord]
+    ) -> None:
+        """In one transaction, mark a player withdrawn and store the forfeits it causes."""
+        async with self._transaction() as db:
+            await db.execute(
+                "UPDATE tournament_entrants SET withdrawn_at = ? "
+                "WHERE tournament_id = ? AND user_id = ? AND withdrawn_at IS NULL",
+                (_time(now), tournament_id, user_id),
+            )
+            await db.executemany(
+                "UPDATE tournament_pairings SET result = ? WHERE id = ? AND result IS NULL",
+                [(p.result.value, p.id) for p in forfeits if p.result is not None],
+            )
+
+    async def add_pairings(
+        self, tournament_id: int, pairings: Sequence[Pairing]
+    ) -> list[PairingRecord]:
+        """Store new pairings (with their results, for forfeits) in one transaction."""
+        ids = []
+        async with self._transaction() as db:
+            for pairing in pairings:
+                cursor = await db.execute(
+                    "INSERT INTO tournament_pairings "
+                    "(tournament_id, round, first_id, second_id, result) VALUES (?, ?, ?, ?, ?)",
+                    (
+                        tournament_id,
+                        pairing.round,
+                        pairing.first,
+                        pairing.second,
+                        None if pairing.result is None else pairing.result.value,
+                    ),
+                )
+                assert cursor.lastrowid is not None
+                ids.append(cursor.lastrowid)
+        return [
+            PairingRecord(
+                pairing_id, tournament_id, p.round, p.first, p.second, p.result, announced=False
+            )
+            for pairing_id, p in zip(ids, pairings, strict=True)
+        ]
+
+    async def list_pairings(self, tournament_id: int) -> list[PairingRecord]:
+        """The tournament's pairings in the order they were made."""
+        rows = await self._all(
+            f"SELECT {_PAIRING_COLUMNS} FROM tournament_pairings "
+            "WHERE tournament_id = ? ORDER BY id",
+            (tournament_id,),
+        )
+        return [_pairing(row) for row in rows]
+
+    async def pairing_for_game(self, game_id: int) -> PairingRecord | None:
+        """The pairing a tournament game was played for."""
+        row = await self._one(
+            f"SELECT {_PAIRING_COLUMNS} FROM tournament_pairings WHERE game_id = ?", (game_id,)
+        )
+        return None if row is None else _pairing(row)
+
+    async def set_pairing_result(self, pairing_id: int, result: Result) -> bool:
+        """Store a result for a pairing that has none; False when it had one already."""
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE tournament_pairings SET result = ? WHERE id = ? AND result IS NULL",
+                (result.value, pairing_id),
+            )
+            return cursor.rowcount == 1
+
+    async def create_pairing_game(self, pairing_id: int, game: NewGame) -> GameRecord | None:
+        """Atomically create the game of a pairing that has none; None if it has one."""
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "SELECT game_id FROM tournament_pairings WHERE id = ?", (pairing_id,)
+            )
+            row = await cursor.fetchone()
+            if row is None or row["game_id"] is not None:
+                return None
+            game_id = await self._insert_game(db, game)
+            await db.execute(
+                "UPDATE tournament_pairings SET game_id = ? WHERE id = ?", (game_id, pairing_id)
+            )
+        return await self.get_game(game_id)
+
+    async def mark_pairing_announced(self, pairing_id: int) -> None:
+        """Remember that the pairing's game was announced to its players."""
+        async with self._transaction() as db:
+            await db.execute(
+                "UPDATE tournament_pairings SET announced = 1 WHERE id = ?", (pairing_id,)
             )
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -13,6 +13,8 @@ from bot.services.clock import ManualClock
 from bot.services.container import Services
 from bot.services.players import Player
 from bot.services.results import GameView, MoveResult
+from bot.services.tournament_views import TournamentView
+from bot.storage.competition import PairingRecord
 from bot.storage.repository import ChallengeRecord
 from bot.storage.sqlite import SqliteRepository
 
@@ -40,6 +42,32 @@ class RecordingNotifier:
 
     async def game_finished(self, view: GameView) -> None:
         self.finished.append(view)
+
+    rounds: list[tuple[int, int]] = field(default_factory=list)
+    """(tournament, round) for every round announced."""
+    game_starts: list[tuple[int, PairingRecord, GameView]] = field(default_factory=list)
+    aborted: list[GameView] = field(default_factory=list)
+    tournaments_finished: list[TournamentView] = field(default_factory=list)
+    cancelled: list[tuple[TournamentView, str]] = field(default_factory=list)
+
+    async def tournament_round_started(self, tournament: TournamentView, number: int) -> None:
+        self.rounds.append((tournament.id, number))
+
+    async def tournament_game_started(
+        self, tournament: TournamentView, pairing: PairingRecord, game: GameView
+    ) -> None:
+        self.game_starts.append((tournament.id, pairing, game))
+
+    async def tournament_games_aborted(
+        self, tournament: TournamentView, games: Sequence[GameView]
+    ) -> None:
+        self.aborted.extend(games)
+
+    async def tournament_finished(self, tournament: TournamentView) -> None:
+        self.tournaments_finished.append(tournament)
+
+    async def tournament_cancelled(self, tournament: TournamentView, reason: str) -> None:
+        self.cancelled.append((tournament, reason))
 
 
 @dataclass
