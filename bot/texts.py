@@ -226,6 +226,9 @@ HELP_COMMANDS = (
     ("/undo", "ask to take back your last move"),
     ("/games", "your games in progress, with links"),
     ("/rules game", "a short summary of a game's rules"),
+    ("/rating [user] [game]", "ratings (Glicko-2; ? marks a provisional rating)"),
+    ("/leaderboard game", "this server's best players in a game"),
+    ("/tournament ...", "create, join, start and follow tournaments (standings, pairings)"),
     ("/config", "server settings (Manage Server only)"),
 )
 """The commands /help lists, with what they do."""

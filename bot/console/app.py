@@ -12,14 +12,16 @@ import asyncio
 import logging
 import re
 import shlex
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TextIO
 
 from bot.ai import DEFAULT_SECONDS
 from bot.boards import render_board
+from bot.console.competition import TOURNAMENT_HELP, CompetitionCommands
 from bot.console.users import ConsoleUsers
+from bot.services.background import Background
 from bot.services.clock import Clock
 from bot.services.computer_runner import TurnRunner
 from bot.services.container import Services
@@ -27,6 +29,8 @@ from bot.services.durations import format_duration
 from bot.services.errors import ServiceError
 from bot.services.players import Player
 from bot.services.results import DrawStatus, GameView, MoveResult, UndoResult, UndoStatus
+from bot.services.tournament_views import TournamentView
+from bot.storage.competition import PairingRecord
 from bot.storage.repository import ChallengeRecord, GameRecord, Repository
 from bot.texts import (
     board_caption,
@@ -103,11 +107,19 @@ class ConsoleApp:
         self.image_dir = image_dir
         self.users = ConsoleUsers()
         self.style = ConsoleStyle(clock)
+        # Tournament rounds are paired after the command that finished a round has
+        # printed its result, so the transcript reads in order.
         self.services = Services.build(
-            repository, clock, self, runner=runner, ai_seconds=ai_seconds
+            repository,
+            clock,
+            self,
+            runner=runner,
+            ai_seconds=ai_seconds,
+            background=Background(deferred=True),
         )
         self.computer = self.services.computer
         """Plays the computer's seats; @tabula (its name) is the computer as an opponent."""
+        self.competition = CompetitionCommands(self, CONSOLE_GUILD, CONSOLE_CHANNEL)
         self.current: Player | None = None
         self._handlers: dict[str, Handler] = {
             "play": self.play,
@@ -123,6 +135,9 @@ class ConsoleApp:
             "games": self.games,
             "rules": self.rules,
             "config": self.config,
+            "rating": self.competition.rating,
+            "leaderboard": self.competition.leaderboard,
+            "tournament": self.competition.tournament,
             "users": self.list_users,
             "help": self.help,
         }
@@ -169,6 +184,30 @@ class ConsoleApp:
         """Announce a game that ended without a move (e.g. on time)."""
         await self.show_board(view, end_caption(view, self.style))
 
+    async def tournament_round_started(self, tournament: TournamentView, number: int) -> None:
+        """Print a new round's pairings."""
+        await self.competition.round_started(tournament, number)
+
+    async def tournament_game_started(
+        self, tournament: TournamentView, pairing: PairingRecord, game: GameView
+    ) -> None:
+        """Show a tournament game's first board."""
+        await self.competition.game_started(tournament, pairing, game)
+
+    async def tournament_games_aborted(
+        self, tournament: TournamentView, games: Sequence[GameView]
+    ) -> None:
+        """Say which tournament games were aborted."""
+        await self.competition.games_aborted(tournament, games)
+
+    async def tournament_finished(self, tournament: TournamentView) -> None:
+        """Print the final standings."""
+        await self.competition.finished(tournament)
+
+    async def tournament_cancelled(self, tournament: TournamentView, reason: str) -> None:
+        """Say that a tournament was cancelled."""
+        await self.competition.cancelled(tournament, reason)
+
     # --- the loop ---
 
     async def execute(self, line: str) -> bool:
@@ -209,8 +248,10 @@ class ConsoleApp:
         except Exception:
             log.exception("console command %r failed", text)
             self.private(user, "Sorry, something went wrong; the error was logged.")
-        # Let the computer answer before the next line, so a session reads in order.
+        # Let the computer answer and tournaments move on before the next line, so a
+        # session reads in order.
         await self.computer.idle()
+        await self.services.background.settle()
         return True
 
     async def run(self, stream: TextIO, *, prompt: bool) -> None:
@@ -265,15 +306,15 @@ class ConsoleApp:
     # --- commands ---
 
     async def play(self, user: Player, args: list[str]) -> None:
-        """/play GAME [@opponent] [option=value ...] [colour=white|black|random]; against
-        the computer: /play GAME @tabula [level=easy|medium|hard]."""
+        """/play GAME [@opponent] [option=value ...] [colour=white|black|random] [casual];
+        against the computer: /play GAME @tabula [level=easy|medium|hard]."""
         if not args:
             games = ", ".join(g.name for g in list_games())
             raise ServiceError(
                 f"Name a game: /play GAME [@opponent] [option=value]. Games: {games}. "
                 f"Against the computer: /play GAME @{self.computer.name.lower()} level=easy."
             )
-        game, opponent, options, colour = args[0], None, {}, "random"
+        game, opponent, options, colour, rated = args[0], None, {}, "random", True
         level: str | None = None
         against_computer = False
         for arg in args[1:]:
@@ -282,6 +323,8 @@ class ConsoleApp:
                     against_computer = True
                 else:
                     opponent = self.users.get(arg)
+            elif arg.lower() == "casual":
+                rated = False
             elif "=" in arg or arg.lower().startswith("level:"):
                 key, _, value = arg.partition("=") if "=" in arg else arg.partition(":")
                 key = key.strip().lower()
@@ -319,6 +362,7 @@ class ConsoleApp:
             game=game,
             options=options,
             colour=colour,
+            rated=rated,
         )
         self.say(challenge_text(challenge, self.style))
         who = f"{opponent.name}> /accept" if opponent else "name> /accept"
@@ -490,6 +534,7 @@ class ConsoleApp:
             help_text() + "\nConsole: start a line with a name and > to type as that user "
             "(alice> /play groups @bob); /accept, /decline, /cancel answer challenges; "
             f"/play groups @{self.computer.name.lower()} level=easy plays the computer "
-            "(levels easy, medium, hard); "
-            "/move 12 d3-e2 names the game; /users, /quit.",
+            "(levels easy, medium, hard); /play ... casual for an unrated game; "
+            "/move 12 d3-e2 names the game; /users, /quit.\n"
+            f"Tournaments: {TOURNAMENT_HELP}",
         )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import random
 from collections import Counter
 from collections.abc import Callable
 from datetime import timedelta
@@ -407,3 +409,39 @@ async def test_several_tournaments_need_a_number(env: Env) -> None:
         await env.services.tournaments.join(GUILD, None, P2)
     found = await env.services.tournaments.find(GUILD, None, P1.id)
     assert found.id == first.id  # the one p1 entered
+
+
+async def test_games_ending_together_pair_the_next_round_once(env: Env) -> None:
+    """The last games of a round ending at the same moment start one next round."""
+    view = await start(env, await create(env, "round robin", 4))
+    in_progress = await games_in_progress(env, view)
+    await asyncio.gather(*(end_game(env, game, 0) for _, game in in_progress))
+    await asyncio.gather(
+        env.services.background.settle(),
+        env.services.scheduler.tick(),
+        env.services.tournaments.advance(view.id),
+    )
+    view = await env.services.tournaments.view(view.id)
+    assert [p.round for p in view.pairings] == [1, 1, 2, 2]
+    assert env.notifier.rounds == [(view.id, 1), (view.id, 2)]
+    assert len(env.notifier.game_starts) == 4
+
+
+@pytest.mark.parametrize(("field", "seed"), [(6, 1), (7, 2), (8, 3)])
+async def test_random_swiss_tournaments_keep_the_pairing_rules(env: Env, field, seed) -> None:
+    """Random results, draws and a withdrawal: no rematch, one bye each, colours within 1."""
+    rng = random.Random(seed)
+    view = await start(env, await create(env, "swiss", field, rounds=4))
+    leaver = rng.choice(PLAYERS[:field])
+    left = False
+    while view.record.status is TournamentStatus.RUNNING:
+        if view.current_round == 2 and not left:
+            left = True
+            await env.services.tournaments.withdraw(GUILD, view.id, Member(leaver))
+            await env.services.background.settle()
+            view = await env.services.tournaments.view(view.id)
+        view = await play_round(env, view, lambda _: rng.choice([0, 1, None]))
+        check_pairings(view, rematches=False)
+    assert view.record.status is TournamentStatus.FINISHED
+    assert view.current_round == 4
+    assert all(leaver.id not in p.pairing.players for p in view.pairings if p.round > 2)

@@ -1,0 +1,270 @@
+"""The console's /rating, /leaderboard and /tournament commands, and tournament news.
+
+Everyone at the console may organise tournaments (the console is a server of one's
+own); the simulated server and channel are the console's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from bot.services.errors import ServiceError
+from bot.services.players import Player
+from bot.services.results import GameView
+from bot.services.tournament_views import TournamentView
+from bot.services.tournaments import Member, TournamentService
+from bot.storage.competition import PairingRecord, TournamentStatus
+from bot.tournament_texts import (
+    TableMessage,
+    aborted_text,
+    cancellation_text,
+    final_message,
+    leaderboard_message,
+    pairings_message,
+    rating_text,
+    round_started_message,
+    standings_message,
+    tournament_game_caption,
+    tournament_heading,
+    tournament_summary,
+    withdrawal_text,
+)
+from rules import get_game
+
+if TYPE_CHECKING:
+    from bot.console.app import ConsoleApp
+
+_NUMBER = re.compile(r"#?(\d+)")
+_YES = ("yes", "on", "true", "1", "rated")
+_NO = ("no", "off", "false", "0", "casual")
+_CREATE_KEYS = {"rounds", "time", "entry", "name", "max", "rated"}
+
+TOURNAMENT_HELP = (
+    "/tournament create GAME FORMAT [rounds=N] [time=3d] [entry=1h] [name=...] [max=N] "
+    "[casual] [option=value ...]; FORMAT is round-robin, double-round-robin, swiss or "
+    "knockout. Then /tournament join|leave|start|standings|pairings [round]|"
+    "withdraw [@user]|cancel|info [#id], and /tournament list."
+)
+
+
+def plain_message(message: TableMessage) -> str:
+    """A table message for the terminal: no code-block fences."""
+    return "\n".join(part for part in (message.head, message.table, message.tail) if part)
+
+
+class CompetitionCommands:
+    """Ratings and tournaments at the console, in its one server and channel."""
+
+    def __init__(self, app: ConsoleApp, guild_id: int, channel_id: int) -> None:
+        self.app = app
+        self._guild = guild_id
+        self._channel = channel_id
+
+    @property
+    def _tournaments(self) -> TournamentService:
+        return self.app.services.tournaments
+
+    def _member(self, user: Player) -> Member:
+        return Member(user, can_manage=True)
+
+    # --- ratings ---
+
+    async def rating(self, user: Player, args: list[str]) -> None:
+        """/rating [@user] [game]."""
+        whom = user
+        game = None
+        for arg in args:
+            if arg.startswith("@"):
+                whom = self.app.users.get(arg)
+            else:
+                game = get_game(arg).name
+        ratings = self.app.services.ratings
+        if game is None:
+            cards = await ratings.cards(whom.id)
+            rank = None
+        else:
+            cards = [await ratings.card(whom.id, game, whom.name)]
+            rank = await ratings.rank(self._guild, game, whom.id)
+        self.app.private(user, rating_text(whom.name, cards, rank=rank, style=self.app.style))
+
+    async def leaderboard(self, user: Player, args: list[str]) -> None:
+        """/leaderboard GAME."""
+        if not args:
+            raise ServiceError("Name a game: /leaderboard groups.")
+        game = get_game(" ".join(args)).name
+        entries = await self.app.services.ratings.leaderboard(self._guild, game)
+        self.app.say(plain_message(leaderboard_message(game, entries)))
+
+    # --- tournaments ---
+
+    async def tournament(self, user: Player, args: list[str]) -> None:
+        """/tournament SUBCOMMAND ...: see `TOURNAMENT_HELP`."""
+        if not args:
+            raise ServiceError(TOURNAMENT_HELP)
+        sub, rest = args[0].lower(), args[1:]
+        handler = {
+            "create": self._create,
+            "join": self._join,
+            "leave": self._leave,
+            "start": self._start,
+            "withdraw": self._withdraw,
+            "cancel": self._cancel,
+            "standings": self._standings,
+            "pairings": self._pairings,
+            "info": self._info,
+            "list": self._list,
+        }.get(sub)
+        if handler is None:
+            raise ServiceError(f"Unknown /tournament command {sub!r}. {TOURNAMENT_HELP}")
+        await handler(user, rest)
+
+    @staticmethod
+    def _numbers(args: Sequence[str]) -> tuple[list[int], list[str]]:
+        """Leading numbers (`#3`, `3`) and the other arguments."""
+        numbers, others = [], []
+        for arg in args:
+            if match := _NUMBER.fullmatch(arg):
+                numbers.append(int(match[1]))
+            else:
+                others.append(arg)
+        return numbers, others
+
+    def _one_id(self, args: Sequence[str]) -> int | None:
+        numbers, others = self._numbers(args)
+        if others:
+            raise ServiceError(f"{others[0]!r}: name a tournament by its number, like #3.")
+        return numbers[0] if numbers else None
+
+    async def _create(self, user: Player, args: list[str]) -> None:
+        if len(args) < 2:
+            raise ServiceError(f"Name a game and a format. {TOURNAMENT_HELP}")
+        game, format, *rest = args
+        settings: dict[str, str] = {}
+        options: dict[str, object] = {}
+        rated = True
+        for arg in rest:
+            key, sep, value = arg.partition("=")
+            key = key.strip().lower()
+            if not sep:
+                if key not in _NO:
+                    raise ServiceError(f"{arg!r}: write settings as key=value, or casual.")
+                rated = False
+            elif key == "rated":
+                if value.lower() not in _YES + _NO:
+                    raise ServiceError("Write rated=yes or rated=no.")
+                rated = value.lower() in _YES
+            elif key in _CREATE_KEYS:
+                settings[key] = value
+            else:
+                options[key] = value
+        numbers = {}
+        for key in ("rounds", "max"):
+            if key in settings:
+                if not settings[key].isdigit():
+                    raise ServiceError(f"{key} must be a whole number, not {settings[key]!r}.")
+                numbers[key] = int(settings[key])
+        view = await self._tournaments.create(
+            guild_id=self._guild,
+            channel_id=self._channel,
+            member=self._member(user),
+            game=game,
+            format=format,
+            options=options,
+            name=settings.get("name"),
+            rounds=numbers.get("rounds"),
+            time_control=settings.get("time"),
+            entry_window=settings.get("entry"),
+            rated=rated,
+            **({"max_players": numbers["max"]} if "max" in numbers else {}),
+        )
+        self.app.say(tournament_summary(view, self.app.style))
+
+    async def _join(self, user: Player, args: list[str]) -> None:
+        view = await self._tournaments.join(self._guild, self._one_id(args), user)
+        self.app.say(
+            f"{user.name} joined {tournament_heading(view)}: "
+            f"{len(view.entrants)} of {view.record.max_players} players."
+        )
+
+    async def _leave(self, user: Player, args: list[str]) -> None:
+        view = await self._tournaments.leave(self._guild, self._one_id(args), user.id)
+        self.app.say(f"{user.name} left {tournament_heading(view)}.")
+
+    async def _start(self, user: Player, args: list[str]) -> None:
+        view = await self._tournaments.start(self._guild, self._one_id(args), self._member(user))
+        self.app.say(f"{user.name} started {tournament_heading(view)}.")
+
+    async def _withdraw(self, user: Player, args: list[str]) -> None:
+        named = [arg for arg in args if arg.startswith("@")]
+        target = self.app.users.get(named[0]).id if named else None
+        others = [arg for arg in args if not arg.startswith("@")]
+        withdrawal = await self._tournaments.withdraw(
+            self._guild, self._one_id(others), self._member(user), target
+        )
+        self.app.say(withdrawal_text(withdrawal))
+
+    async def _cancel(self, user: Player, args: list[str]) -> None:
+        cancelled = await self._tournaments.cancel(
+            self._guild, self._one_id(args), self._member(user)
+        )
+        self.app.say(cancellation_text(cancelled, f"by {user.name}"))
+
+    async def _standings(self, user: Player, args: list[str]) -> None:
+        view = await self._find(user, self._one_id(args))
+        self.app.say(plain_message(standings_message(view)))
+
+    async def _pairings(self, user: Player, args: list[str]) -> None:
+        tournament_id = number = None
+        for arg in args:
+            if arg.startswith("#") and arg[1:].isdigit():
+                tournament_id = int(arg[1:])
+            elif arg.isdigit():
+                number = int(arg)
+            else:
+                raise ServiceError("Write /tournament pairings [#tournament] [round].")
+        view = await self._find(user, tournament_id)
+        self.app.say(plain_message(pairings_message(view, number)))
+
+    async def _info(self, user: Player, args: list[str]) -> None:
+        view = await self._find(user, self._one_id(args))
+        self.app.say(tournament_summary(view, self.app.style))
+
+    async def _list(self, user: Player, args: list[str]) -> None:
+        found = await self._tournaments.listed(self._guild)
+        if not found:
+            self.app.private(user, "No tournament is taking entries or running.")
+        for record in found:
+            self.app.private(user, tournament_summary(await self._tournaments.view(record.id),
+                                                      self.app.style))  # fmt: skip
+
+    async def _find(self, user: Player, tournament_id: int | None) -> TournamentView:
+        statuses = (*TournamentStatus,)
+        return await self._tournaments.find(self._guild, tournament_id, user.id, statuses=statuses)
+
+    # --- announcements (the console's TournamentNotifier) ---
+
+    async def round_started(self, tournament: TournamentView, number: int) -> None:
+        """Print the new round's pairings."""
+        self.app.say(plain_message(round_started_message(tournament, number)))
+
+    async def game_started(
+        self, tournament: TournamentView, pairing: PairingRecord, game: GameView
+    ) -> None:
+        """Show the first board of a tournament game."""
+        caption = tournament_game_caption(tournament, pairing, game, self.app.style)
+        await self.app.show_board(game, caption)
+
+    async def games_aborted(self, tournament: TournamentView, games: Sequence[GameView]) -> None:
+        """Say which games were aborted."""
+        for game in games:
+            self.app.say(aborted_text(game))
+
+    async def finished(self, tournament: TournamentView) -> None:
+        """Print the final standings."""
+        self.app.say(plain_message(final_message(tournament, self.app.style)))
+
+    async def cancelled(self, tournament: TournamentView, reason: str) -> None:
+        """Say the tournament was cancelled and why."""
+        self.app.say(f"{tournament_heading(tournament)} was cancelled: {reason}.")
