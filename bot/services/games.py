@@ -8,6 +8,7 @@ snapshot, and kept in a small in-memory cache between moves.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
@@ -33,7 +34,7 @@ from bot.services.results import (
     UndoResult,
     UndoStatus,
 )
-from bot.services.suggest import rank_moves
+from bot.services.suggest import MoveIndex
 from bot.storage.repository import (
     DuplicateMoveError,
     GameRecord,
@@ -84,8 +85,8 @@ class _Loaded:
     ply: int
     state: GameState[Any]
     recent: tuple[MoveRecord, ...]
-    notations: list[str] | None = field(default=None)
-    """The legal moves in notation, computed on first use (autocomplete)."""
+    moves: MoveIndex | None = field(default=None)
+    """The legal moves ranked for autocomplete, built on first use."""
 
 
 def _trailing_turn(moves: Sequence[MoveRecord]) -> list[MoveRecord]:
@@ -650,7 +651,7 @@ class GameService:
         raise NotFoundError(f"You have {len(mine)} games here: name one with its number: {listed}.")
 
     async def suggest_moves(
-        self, game_id: int, user_id: int, typed: str, limit: int = 25
+        self, game_id: int, user_id: int, typed: str, limit: int = 25, max_length: int = 100
     ) -> list[str]:
         """Legal moves matching what `user_id` typed so far, most useful first.
 
@@ -660,6 +661,7 @@ class GameService:
         if record is None or not record.is_active or record.players[record.to_move] != user_id:
             return []
         loaded = await self._loaded(record)
-        if loaded.notations is None:
-            loaded.notations = loaded.state.legal_notations()
-        return rank_moves(loaded.state, loaded.notations, typed, limit)
+        if loaded.moves is None:
+            state = loaded.state
+            loaded.moves = await asyncio.to_thread(MoveIndex, state, state.legal_notations())
+        return loaded.moves.rank(typed, limit, max_length)

@@ -6,7 +6,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rules import GameState
+from rules import GameError, GameState
+from rules.squares import parse_point
 
 _CELL = re.compile(r"([a-z])(\d{1,2})")
 _SEPARATORS = re.compile(r"[\s\-x:,]+")
@@ -14,7 +15,52 @@ _SEPARATORS = re.compile(r"[\s\-x:,]+")
 Priority = Callable[[GameState[Any], str], int]
 """A per-game ranking hint: lower numbers are offered first (e.g. captures, claims)."""
 
-PRIORITIES: dict[str, Priority] = {}
+
+def _point(state: GameState[Any], name: str) -> tuple[int, int] | None:
+    """(col, row) of a square-board cell name such as `d13`, or None."""
+    size = getattr(state, "size", 19)
+    try:
+        return parse_point(name, size, size)
+    except GameError:
+        return None
+
+
+def _diffusion_capture(state: GameState[Any], notation: str) -> int:
+    """Diffusion Chess: a path ending on an opponent's stone is a capture (offered first)."""
+    end = _point(state, notation.rsplit("-", 1)[-1])
+    stone_at = getattr(state, "stone_at", None)
+    if end is None or stone_at is None:
+        return 1
+    return 0 if stone_at(*end) == 1 - state.to_move else 1
+
+
+def _stones_capture(state: GameState[Any], notation: str) -> int:
+    """Stones: a placement next to an opponent group in atari captures it (offered first)."""
+    point = _point(state, notation)
+    stone_at = getattr(state, "stone_at", None)
+    liberties = getattr(state, "liberties", None)
+    if point is None or stone_at is None or liberties is None:
+        return 1
+    size = getattr(state, "size", 19)
+    col, row = point
+    for dc, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        c, r = col + dc, row + dr
+        on_board = 0 <= c < size and 0 <= r < size
+        if on_board and stone_at(c, r) == 1 - state.to_move and liberties(c, r) == 1:
+            return 0
+    return 1
+
+
+def _rekushu_claim(state: GameState[Any], notation: str) -> int:
+    """Rekushu: a placement with a claim (`d13 c10-f13`) is offered before a plain one."""
+    return 0 if " " in notation else 1
+
+
+PRIORITIES: dict[str, Priority] = {
+    "diffusion": _diffusion_capture,
+    "stones": _stones_capture,
+    "rekushu": _rekushu_claim,
+}
 """Per-game hints by game name; games without one are ranked by the generic rules only."""
 
 
@@ -25,21 +71,6 @@ def _cells(notation: str) -> list[tuple[int, int]]:
 
 def _compact(text: str) -> str:
     return _SEPARATORS.sub("", text)
-
-
-def _tier(notation: str, typed: str, compact: str) -> int | None:
-    """How well `notation` matches: 0 exact, 1 prefix, 2 a part's prefix, 3 anywhere."""
-    if not typed:
-        return 0
-    if notation == typed:
-        return 0
-    if notation.startswith(typed) or (compact and _compact(notation).startswith(compact)):
-        return 1
-    if any(part.startswith(typed) for part in _SEPARATORS.split(notation)):
-        return 2
-    if typed in notation or (compact and compact in _compact(notation)):
-        return 3
-    return None
 
 
 def _natural(text: str) -> tuple[Any, ...]:
@@ -73,38 +104,70 @@ def _distance(cells: list[tuple[int, int]], focus: list[tuple[int, int]]) -> int
     return min(max(abs(col - c), abs(row - r)) for c, r in focus)
 
 
-def rank_moves(
-    state: GameState[Any], notations: Sequence[str], typed: str, limit: int = 25
-) -> list[str]:
-    """At most `limit` legal notations matching `typed`, best first.
+class MoveIndex:
+    """A position's legal moves in the order offered when nothing is typed, ready to filter.
 
-    Order: how well the text matches (exact, prefix, prefix of a part such as the
-    destination, anywhere; separators may be left out, so `d3e2` finds `d3-e2`), then
-    quick moves such as `return`, then the game's own hint (captures, claims), then
-    closeness to the last move (the middle of the board at the start), then shorter
-    moves, in natural order.
+    Built once per position (ranking thousands of Diffusion Chess paths takes a while);
+    each keystroke then only filters.
+
+    The order: quick moves such as `return` first, then the game's own hint (captures,
+    claims), then closeness to the last move (the middle of the board at the start),
+    then shorter moves, in natural order (d9 before d10).
     """
-    typed_norm = " ".join(typed.lower().split())
-    compact = _compact(typed_norm)
-    quick = set(state.game.quick_moves)
-    priority = PRIORITIES.get(state.game.name)
-    focus = _focus(state, notations)
-    scored = []
-    for notation in notations:
-        tier = _tier(notation, typed_norm, compact)
-        if tier is None:
-            continue
-        hint = priority(state, notation) if priority is not None else 0
-        scored.append(
-            (
-                tier,
-                notation not in quick,
-                hint,
-                _distance(_cells(notation), focus),
-                len(notation),
-                _natural(notation),
-                notation,
-            )
+
+    def __init__(self, state: GameState[Any], notations: Sequence[str]) -> None:
+        quick = set(state.game.quick_moves)
+        priority = PRIORITIES.get(state.game.name)
+        focus = _focus(state, notations)
+
+        def key(notation: str) -> tuple[Any, ...]:
+            hint = priority(state, notation) if priority is not None else 0
+            distance = _distance(_cells(notation), focus)
+            return (notation not in quick, hint, distance, len(notation), _natural(notation))
+
+        self.ordered = sorted(notations, key=key)
+        """Every legal move, best first."""
+        self._legal = frozenset(notations)
+        self._compact = [_compact(notation) for notation in self.ordered]
+        self._parts = [tuple(_SEPARATORS.split(notation)) for notation in self.ordered]
+        self._longest = max((len(notation) for notation in self.ordered), default=0)
+
+    def rank(self, typed: str, limit: int = 25, max_length: int | None = None) -> list[str]:
+        """At most `limit` moves matching `typed`: the exact move, then moves starting
+        with it (separators may be left out: `d3e2` finds `d3-e2`), then moves with a
+        part starting with it (the destination), then moves containing it. Moves longer
+        than `max_length` are left out (Discord's choices hold 100 characters)."""
+        text = " ".join(typed.lower().split())
+        longest = (
+            max_length if max_length is not None else len(max(self.ordered, key=len, default=""))
         )
-    scored.sort()
-    return [entry[-1] for entry in scored[:limit]]
+        if not text:
+            return [notation for notation in self.ordered if len(notation) <= longest][:limit]
+        compact = _compact(text)
+        exact = [text] if text in self._legal and len(text) <= longest else []
+        prefix: list[str] = []
+        part: list[str] = []
+        inside: list[str] = []
+        for notation, packed, parts in zip(self.ordered, self._compact, self._parts, strict=True):
+            if notation == text or len(notation) > longest:
+                continue
+            if notation.startswith(text) or (compact and packed.startswith(compact)):
+                prefix.append(notation)
+                if len(exact) + len(prefix) >= limit:
+                    break
+            elif len(part) < limit and any(p.startswith(text) for p in parts):
+                part.append(notation)
+            elif len(inside) < limit and (text in notation or (compact and compact in packed)):
+                inside.append(notation)
+        return (exact + prefix + part + inside)[:limit]
+
+
+def rank_moves(
+    state: GameState[Any],
+    notations: Sequence[str],
+    typed: str,
+    limit: int = 25,
+    max_length: int | None = None,
+) -> list[str]:
+    """At most `limit` legal notations matching `typed`, best first (see `MoveIndex`)."""
+    return MoveIndex(state, notations).rank(typed, limit, max_length)
