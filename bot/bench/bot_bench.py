@@ -5,8 +5,12 @@ Sets up `--games` games through /play and Accept, then measures two phases:
 - **paced**: moves arrive at `--rate` per second in total (default 50, Discord's global
   request rate), spread over the games; reports latency from the interaction to the
   board's message (the interaction response the fake receives) at that load;
-- **saturated**: every game moves again as soon as its previous move was answered;
-  reports the most moves per second the bot sustains.
+- **saturated**: `--concurrency` games (default 16) move again as soon as their previous
+  move was answered; reports the most moves per second the bot sustains. (With all 200
+  games at once every answer would queue behind 199 others, beyond Discord's 3 seconds.)
+
+A move the bot answers by deferring first ("thinking…", when it is late) counts when its
+follow-up arrives; a move not answered at all is an error.
 
 The bot runs in its own process pinned to one CPU (`--cpu`), so it uses at most one
 core; the fake Discord and the driver run in this process, on the other CPUs when there
@@ -78,6 +82,7 @@ class Phase:
     seconds: float
     latencies: list[float] = field(default_factory=list)
     errors: int = 0
+    deferred: int = 0
     cpu_seconds: float = 0.0
 
     def report(self) -> dict[str, Any]:
@@ -99,6 +104,7 @@ class Phase:
             "max_ms": round(ordered[-1] * 1000, 1) if ordered else 0.0,
             "mean_ms": round(statistics.fmean(ordered) * 1000, 1) if ordered else 0.0,
             "errors": self.errors,
+            "deferred": self.deferred,
             "cpu_per_wall": round(self.cpu_seconds / self.seconds, 2),
         }
 
@@ -130,7 +136,8 @@ class Driver:
         fake.add_listener(self._on_event)
 
     def _on_event(self, event: str, obj: Any) -> None:
-        if event == "interaction_response":
+        # A deferred answer is complete with its follow-up, which comes after the response.
+        if event in ("interaction_response", "interaction_followup"):
             self.answered[id(obj)] = time.perf_counter()
 
     async def setup(self, channel: Any, slot: Slot) -> None:
@@ -157,8 +164,11 @@ class Driver:
                 slot.players[seat], slot.thread, "move", {"notation": notation}
             )
             response = await inter.response(timeout=30)
+            if response.type == 5:
+                phase.deferred += 1
+                await inter.followups(1, timeout=30)
             answered = self.answered.pop(id(inter), time.perf_counter())
-            if response.type != 4 or response.message is None:
+            if response.type not in (4, 5):
                 phase.errors += 1
             else:
                 phase.latencies.append(answered - start)
@@ -191,16 +201,20 @@ class Driver:
         if tasks:
             await asyncio.wait(tasks)
 
-    async def saturated(self, phase: Phase) -> None:
-        """Every game moves again as soon as its last move was answered."""
+    async def saturated(self, phase: Phase, concurrency: int) -> None:
+        """`concurrency` games at a time move again as soon as their last move was answered."""
         loop = asyncio.get_running_loop()
         end = loop.time() + phase.seconds
+        waiting = [slot for slot in self.slots if slot.moves]
 
-        async def keep_playing(slot: Slot) -> None:
-            while slot.moves and loop.time() < end:
+        async def keep_playing() -> None:
+            while waiting and loop.time() < end:
+                slot = waiting.pop(0)
                 await self.send(slot, phase)
+                if slot.moves:
+                    waiting.append(slot)
 
-        await asyncio.gather(*(keep_playing(slot) for slot in self.slots))
+        await asyncio.gather(*(keep_playing() for _ in range(concurrency)))
 
 
 class BotProcess:
@@ -291,6 +305,7 @@ async def measure(
     games: int,
     seconds: float,
     rate: float,
+    concurrency: int,
     names: list[str],
     plies: int,
     seed: int,
@@ -332,13 +347,14 @@ async def measure(
             paced = Phase("paced", seconds)
             await _timed(paced, bot, lambda: driver.paced(paced, rate))
             saturated = Phase("saturated", seconds)
-            await _timed(saturated, bot, lambda: driver.saturated(saturated))
+            await _timed(saturated, bot, lambda: driver.saturated(saturated, concurrency))
         finally:
             await bot.stop()
     return {
         "games": games,
         "game_kinds": names,
         "offered_rate": rate,
+        "saturated_concurrency": concurrency,
         "sqlite_synchronous": synchronous,
         "setup_seconds": round(setup_seconds, 1),
         "preparation_seconds": round(setup_started - prepared, 1),
@@ -357,6 +373,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--games", type=int, default=200, help="games played at once")
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each phase")
     parser.add_argument("--rate", type=float, default=50.0, help="moves per second offered")
+    parser.add_argument(
+        "--concurrency", type=int, default=16, help="games moving at once when saturated"
+    )
     parser.add_argument(
         "--game", default="all", help="the game every table plays, or `all` to mix the five"
     )
@@ -384,6 +403,7 @@ def run(args: argparse.Namespace) -> int:
                 games=args.games,
                 seconds=args.seconds,
                 rate=args.rate,
+                concurrency=args.concurrency,
                 names=names,
                 plies=args.plies,
                 seed=args.seed,
@@ -404,7 +424,7 @@ def run(args: argparse.Namespace) -> int:
             f"  {phase['phase']:9} {phase['moves_per_second']:7.1f} moves/s  "
             f"p50 {phase['p50_ms']:6.1f} ms  p90 {phase['p90_ms']:6.1f} ms  "
             f"p99 {phase['p99_ms']:6.1f} ms  max {phase['max_ms']:6.1f} ms  "
-            f"({phase['moves']} moves, {phase['errors']} errors, "
+            f"({phase['moves']} moves, {phase['deferred']} deferred, {phase['errors']} errors, "
             f"bot CPU/wall {phase['cpu_per_wall']})"
         )
     return 0

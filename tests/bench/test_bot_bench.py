@@ -26,6 +26,7 @@ async def test_a_tiny_benchmark(tmp_path: Path) -> None:
         games=3,
         seconds=0.6,
         rate=10.0,
+        concurrency=2,
         names=["groups", "stones", "hexade"],
         plies=12,
         seed=1,
