@@ -66,6 +66,11 @@ def player(user: discord.abc.User) -> Player:
     return Player(user.id, user.display_name, user.bot)
 
 
+def mention(view: GameView, seat: int) -> str:
+    """A mention of the player in `seat`."""
+    return STYLE.mention(view.record.players[seat], view.name(seat))
+
+
 def thread_name(view: GameView) -> str:
     """A readable thread name: "Hexade · alice vs bob" (at most 100 characters)."""
     record = view.record
@@ -323,6 +328,13 @@ class Flows:
         else:
             await self.ask_resign(interaction, game_id)
 
+    async def game_meant(self, interaction: discord.Interaction, game_id: int | None) -> int:
+        """The game a command means: the one named, else the caller's one game here."""
+        if game_id is not None:
+            return game_id
+        location = interaction.channel_id or 0
+        return (await self.services.games.find(interaction.user.id, location)).id
+
     # --- resigning ---
 
     async def ask_resign(self, interaction: discord.Interaction, game_id: int) -> None:
@@ -350,8 +362,7 @@ class Flows:
     async def resign(self, interaction: discord.Interaction, game_id: int | None) -> None:
         """/resign (and the confirmed button): the opponent wins."""
         games = self.services.games
-        if game_id is None:
-            game_id = (await games.find(interaction.user.id, interaction.channel_id or 0)).id
+        game_id = await self.game_meant(interaction, game_id)
         view = await games.resign(game_id, interaction.user.id)
         payload = await self.board_payload(view, end_caption(view, STYLE), buttons=None)
         await self.deliver(interaction, view.record.location, payload)
@@ -361,8 +372,7 @@ class Flows:
     async def draw(self, interaction: discord.Interaction, game_id: int | None) -> None:
         """/draw and Offer draw: offer, or accept the opponent's standing offer."""
         games = self.services.games
-        if game_id is None:
-            game_id = (await games.find(interaction.user.id, interaction.channel_id or 0)).id
+        game_id = await self.game_meant(interaction, game_id)
         result = await games.offer_draw(game_id, interaction.user.id)
         view = result.view
         if result.status is DrawStatus.ACCEPTED:
@@ -377,9 +387,9 @@ class Flows:
         assert offer is not None
         opponent = 1 - result.seat
         text = (
-            f"{STYLE.mention(view.record.players[result.seat], view.name(result.seat))} offers "
+            f"{mention(view, result.seat)} offers "
             f"a draw in game #{view.id}. "
-            f"{STYLE.mention(view.record.players[opponent], view.name(opponent))}, do you "
+            f"{mention(view, opponent)}, do you "
             "accept? (Moving instead declines it.)"
         )
         payload = {"content": text, "view": answer_buttons("dr", view.id, offer.ply)}
@@ -408,8 +418,7 @@ class Flows:
     async def undo(self, interaction: discord.Interaction, game_id: int | None) -> None:
         """/undo and Undo: ask the opponent, or take back one's own unfinished turn."""
         games = self.services.games
-        if game_id is None:
-            game_id = (await games.find(interaction.user.id, interaction.channel_id or 0)).id
+        game_id = await self.game_meant(interaction, game_id)
         result = await games.request_undo(game_id, interaction.user.id)
         view = result.view
         computer = computer_seat(view.record)
@@ -425,9 +434,9 @@ class Flows:
         assert request is not None
         opponent = 1 - result.seat
         text = (
-            f"{STYLE.mention(view.record.players[result.seat], view.name(result.seat))} asks "
+            f"{mention(view, result.seat)} asks "
             f"to take back **{result.notation}** in game #{view.id}. "
-            f"{STYLE.mention(view.record.players[opponent], view.name(opponent))}, allow it?"
+            f"{mention(view, opponent)}, allow it?"
         )
         payload = {"content": text, "view": answer_buttons("ud", view.id, request.ply)}
         await self.deliver(interaction, view.record.location, payload)
