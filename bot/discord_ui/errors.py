@@ -24,6 +24,12 @@ def user_message(error: BaseException) -> str | None:
         return f"{error} Games are played in {where}."
     if isinstance(error, ServiceError | GameError):
         return str(error)
+    if isinstance(error, discord.Forbidden):
+        return (
+            f"Discord did not let me do that here ({error.text or 'missing permissions'}). "
+            "A moderator can give me View Channel, Send Messages, Send Messages in Threads, "
+            "Attach Files and Create Public Threads in this channel."
+        )
     if isinstance(error, app_commands.MissingPermissions):
         return "You need the Manage Server permission for this."
     if isinstance(error, app_commands.NoPrivateMessage):
@@ -49,6 +55,8 @@ async def report(interaction: discord.Interaction, error: BaseException) -> None
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
     message = user_message(error)
+    if isinstance(error, discord.Forbidden):
+        log.warning("interaction %s: forbidden by Discord: %s", interaction.id, error.text)
     if message is None:
         log.error(
             "interaction %s (%s) by user %s failed",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 
 import discord
 import pytest
@@ -165,3 +166,11 @@ def test_user_messages() -> None:
     )
     assert user_message(app_commands.NoPrivateMessage()) == "This command works in servers only."
     assert user_message(RuntimeError("boom")) is None
+    forbidden = discord.Forbidden(
+        SimpleNamespace(status=403, reason="Forbidden"),
+        {"code": 50013, "message": "Missing Permissions"},
+    )
+    text = user_message(forbidden)
+    assert text is not None and text.startswith(
+        "Discord did not let me do that here (Missing Permissions)."
+    )
