@@ -15,6 +15,7 @@ from bot.client import TabulaBot
 from bot.config import Settings
 from bot.services.clock import Clock, ManualClock
 from rules import get_game
+from tests.fakediscord import permissions as perm
 from tests.fakediscord.fake import FakeDiscord
 from tests.fakediscord.fixtures import FakeClub
 from tests.fakediscord.state import FakeChannel, FakeMessage, FakeUser
@@ -374,3 +375,23 @@ async def test_late_interactions_are_deferred(
         (board,) = await inter.followups()
         assert "Move 1: Alice played **d3-e2**." in board.content and board.attachments
         assert not board.ephemeral
+
+
+async def test_missing_permissions_are_explained(fake_club: FakeClub, tmp_path: Path) -> None:
+    """Where the bot may not post, the player is told which permissions it needs."""
+    fake = fake_club.fake
+    closed = fake_club.guild.add_channel("read-only", allow_threads=False)
+    closed.set_overwrite(fake_club.guild.bot_role, deny=perm.SEND_MESSAGES | perm.ATTACH_FILES)
+    async with running(fake, tmp_path / "t.sqlite3") as bot:
+        play = await fake.slash(
+            fake_club.alice, closed, "play", {"game": "groups", "opponent": fake_club.bob}
+        )
+        challenge = (await play.response()).message
+        assert challenge is not None
+        accept = await fake.click(fake_club.bob, challenge, label="Accept")
+        assert (await accept.response()).type == 7
+        (apology,) = await accept.followups()
+        assert apology.ephemeral
+        assert apology.content.startswith("Discord did not let me do that here")
+        assert "Send Messages" in apology.content
+        assert (await bot.services.games.record(1)).is_active  # the game exists: /board works
