@@ -381,7 +381,9 @@ async def test_missing_permissions_are_explained(fake_club: FakeClub, tmp_path: 
     """Where the bot may not post, the player is told which permissions it needs."""
     fake = fake_club.fake
     closed = fake_club.guild.add_channel("read-only", allow_threads=False)
-    closed.set_overwrite(fake_club.guild.bot_role, deny=perm.SEND_MESSAGES | perm.ATTACH_FILES)
+    bot_role = fake_club.guild.bot_role
+    assert bot_role is not None
+    closed.set_overwrite(bot_role, deny=perm.SEND_MESSAGES | perm.ATTACH_FILES)
     async with running(fake, tmp_path / "t.sqlite3") as bot:
         play = await fake.slash(
             fake_club.alice, closed, "play", {"game": "groups", "opponent": fake_club.bob}
