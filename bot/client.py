@@ -18,6 +18,7 @@ from bot.config import Settings
 from bot.discord_ui.buttons import DYNAMIC_ITEMS
 from bot.discord_ui.errors import report
 from bot.discord_ui.flows import Flows
+from bot.discord_ui.tournaments import TOURNAMENT_ITEMS
 from bot.exts import walk_extensions
 from bot.services.clock import Clock, SystemClock
 from bot.services.computer import COMPUTER_NAME
@@ -90,7 +91,7 @@ class TabulaBot(commands.Bot):
         self.flows.attach(self._services)
         for extension in walk_extensions():
             await self.load_extension(extension)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *TOURNAMENT_ITEMS)
         self._scheduler = asyncio.create_task(
             self._services.scheduler.run_forever(), name="tabula-scheduler"
         )
@@ -126,6 +127,7 @@ class TabulaBot(commands.Bot):
                     await task
         if self._services is not None:
             await self._services.computer.close()
+            await self._services.background.close()
         await super().close()
         if self._repository is not None:
             await self._repository.close()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import discord
@@ -25,6 +26,7 @@ from bot.discord_ui.buttons import (
     turn_buttons,
 )
 from bot.discord_ui.style import STYLE
+from bot.discord_ui.tournaments import TournamentFlows
 from bot.services.computer import computer_seat
 from bot.services.container import Services
 from bot.services.errors import InvalidInputError
@@ -36,6 +38,8 @@ from bot.services.results import (
     UndoResult,
     UndoStatus,
 )
+from bot.services.tournament_views import TournamentView
+from bot.storage.competition import PairingRecord
 from bot.storage.repository import ChallengeRecord
 from bot.texts import (
     board_caption,
@@ -83,6 +87,8 @@ class Flows:
     def __init__(self, client: discord.Client) -> None:
         self.client = client
         self._services: Services | None = None
+        self.tournaments = TournamentFlows(self)
+        """Ratings and tournaments: their commands, buttons and announcements."""
 
     def attach(self, services: Services) -> None:
         """Give the flows their services (built after the flows, which are their notifier)."""
@@ -160,9 +166,11 @@ class Flows:
         options: dict[str, object],
         colour: str,
         level: str | None = None,
+        rated: bool = True,
     ) -> None:
         """/play: post a challenge with its buttons and remember the message; against the
-        bot itself (or with a level and no opponent), start a game against the computer."""
+        bot itself (or with a level and no opponent), start a game against the computer.
+        Games between people are rated unless `rated` is False (a casual game)."""
         if interaction.channel_id is None:
             raise InvalidInputError("Challenges are made in a server channel.")
         me = self.client.user
@@ -185,6 +193,7 @@ class Flows:
             game=game,
             options=options,
             colour=colour,
+            rated=rated,
         )
         response = await interaction.response.send_message(
             challenge_text(challenge, STYLE), view=challenge_buttons(challenge)
@@ -245,13 +254,19 @@ class Flows:
 
     async def open_game(self, interaction: discord.Interaction, view: GameView) -> int:
         """Create the game's thread (or stay in the channel) and post the first board."""
+        return await self.open_game_in(interaction.channel, view, start_caption(view, STYLE))
+
+    async def open_game_in(
+        self, channel: object, view: GameView, caption: str, *, name: str | None = None
+    ) -> int:
+        """Create the game's thread in `channel` (or stay in the game's channel) and post
+        the first board with `caption`; return where the game is played."""
         record = view.record
         settings = await self.services.settings.guild(record.guild_id)
-        channel = interaction.channel
         if settings.threads and isinstance(channel, discord.TextChannel):
             try:
                 thread = await channel.create_thread(
-                    name=thread_name(view),
+                    name=name or thread_name(view),
                     type=discord.ChannelType.public_thread,
                     auto_archive_duration=THREAD_ARCHIVE_MINUTES,
                     reason=f"Tabula game #{record.id}",
@@ -261,9 +276,7 @@ class Flows:
             else:
                 record = await self.services.games.set_thread(record.id, thread.id)
                 view = GameView(record, view.state)
-        payload = await self.board_payload(
-            view, start_caption(view, STYLE), buttons=board_buttons(view)
-        )
+        payload = await self.board_payload(view, caption, buttons=board_buttons(view))
         await self.post(record.location, payload)
         return record.location
 
@@ -504,3 +517,29 @@ class Flows:
         """Post a result no player's command answers (e.g. a loss on time)."""
         payload = await self.board_payload(view, end_caption(view, STYLE), buttons=None)
         await self.post(view.record.location, payload)
+
+    # --- the TournamentNotifier port: what tournaments do by themselves ---
+
+    async def tournament_round_started(self, tournament: TournamentView, number: int) -> None:
+        """Post a new round's pairings where the tournament is run."""
+        await self.tournaments.round_started(tournament, number)
+
+    async def tournament_game_started(
+        self, tournament: TournamentView, pairing: PairingRecord, game: GameView
+    ) -> None:
+        """Open a tournament game's thread and call its players."""
+        await self.tournaments.game_started(tournament, pairing, game)
+
+    async def tournament_games_aborted(
+        self, tournament: TournamentView, games: Sequence[GameView]
+    ) -> None:
+        """Say in each aborted game's thread that it has no result."""
+        await self.tournaments.games_aborted(tournament, games)
+
+    async def tournament_finished(self, tournament: TournamentView) -> None:
+        """Post the final standings."""
+        await self.tournaments.finished(tournament)
+
+    async def tournament_cancelled(self, tournament: TournamentView, reason: str) -> None:
+        """Say that a tournament was cancelled by itself, and why."""
+        await self.tournaments.cancelled(tournament, reason)

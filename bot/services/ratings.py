@@ -44,7 +44,7 @@ def is_rateable(record: GameRecord) -> bool:
         and first is not None
         and second is not None
         and first != second
-        and record.ai_levels == (None, None)
+        and not record.has_computer
     )
 
 

@@ -18,6 +18,9 @@ def settings_text(settings: GuildSettings) -> str:
         if settings.game_channels
         else "every channel"
     )
+    organisers = "Manage Server"
+    if settings.organiser_role is not None:
+        organisers += f" or the <@&{settings.organiser_role}> role"
     return "\n".join(
         [
             "**Tabula settings for this server**",
@@ -25,6 +28,7 @@ def settings_text(settings: GuildSettings) -> str:
             f"Each game gets its own thread: {'yes' if settings.threads else 'no'}.",
             f"Challenges expire after {format_duration(settings.challenge_expiry)}.",
             f"Default time control: {settings.default_time_control}.",
+            f"Tournaments are run by members with {organisers}.",
         ]
     )
 
@@ -40,6 +44,8 @@ class Config(commands.Cog):
         add_channel="allow games in this channel (once any is added, only those)",
         remove_channel="stop allowing games in this channel",
         all_channels="allow games in every channel again",
+        organiser_role="members with this role may create and run tournaments",
+        clear_organiser_role="only members with Manage Server run tournaments again",
     )
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
@@ -53,12 +59,17 @@ class Config(commands.Cog):
         add_channel: discord.TextChannel | None = None,
         remove_channel: discord.TextChannel | None = None,
         all_channels: bool | None = None,
+        organiser_role: discord.Role | None = None,
+        clear_organiser_role: bool | None = None,
     ) -> None:
         """Show the settings, or change the ones given (Manage Server is checked here too)."""
         assert interaction.guild_id is not None
         service = bot_of(interaction).services.settings
-        changes = (threads, challenge_expiry, default_time_control, add_channel, remove_channel)
-        if all(value is None for value in changes) and not all_channels:
+        changes = (
+            threads, challenge_expiry, default_time_control, add_channel, remove_channel,
+            organiser_role,
+        )  # fmt: skip
+        if all(value is None for value in changes) and not (all_channels or clear_organiser_role):
             settings = await service.guild(interaction.guild_id)
         else:
             settings = await service.update(
@@ -70,6 +81,8 @@ class Config(commands.Cog):
                 add_channel=add_channel.id if add_channel else None,
                 remove_channel=remove_channel.id if remove_channel else None,
                 all_channels=bool(all_channels),
+                organiser_role=organiser_role.id if organiser_role else None,
+                clear_organiser_role=bool(clear_organiser_role),
             )
         await interaction.response.send_message(settings_text(settings), ephemeral=True)
 

@@ -22,7 +22,7 @@ from bot.client import bot_of
 from bot.services.challenges import COLOUR_CHOICES
 from rules import AnyGame, Option, OptionValue, list_games
 
-FIXED_PARAMETERS = ("game", "opponent", "colour", "level")
+FIXED_PARAMETERS = ("game", "opponent", "colour", "level", "casual")
 """The parameters every /play has; no game option may use these names."""
 LEVELS = tuple(level.value for level in Level)
 """The computer's levels, offered as choices of /play's `level`."""
@@ -98,7 +98,8 @@ def merged_options(games: Sequence[AnyGame]) -> list[MergedOption]:
     return merged
 
 
-def _annotation(option: MergedOption) -> Any:
+def option_annotation(option: MergedOption) -> Any:
+    """The slash-command type of a merged game option (a range or choices when known)."""
     if option.is_int:
         if option.minimum is not None and option.maximum is not None:
             return app_commands.Range[int, option.minimum, option.maximum]
@@ -121,9 +122,16 @@ def build_play_command(games: Sequence[AnyGame] | None = None) -> PlayCommand:
         opponent = values.pop("opponent", None)
         colour = values.pop("colour", None) or "random"
         level = values.pop("level", None)
+        rated = not values.pop("casual", None)
         chosen = {name: value for name, value in values.items() if value is not None}
         await bot_of(interaction).flows.challenge(
-            interaction, game=game, opponent=opponent, options=chosen, colour=colour, level=level
+            interaction,
+            game=game,
+            opponent=opponent,
+            options=chosen,
+            colour=colour,
+            level=level,
+            rated=rated,
         )
 
     keyword = inspect.Parameter.KEYWORD_ONLY
@@ -137,9 +145,12 @@ def build_play_command(games: Sequence[AnyGame] | None = None) -> PlayCommand:
             "colour", keyword, annotation=Literal[COLOUR_CHOICES] | None, default=None
         ),
         inspect.Parameter("level", keyword, annotation=Literal[LEVELS] | None, default=None),
+        inspect.Parameter("casual", keyword, annotation=bool | None, default=None),
     ]
     parameters += [
-        inspect.Parameter(option.name, keyword, annotation=_annotation(option) | None, default=None)
+        inspect.Parameter(
+            option.name, keyword, annotation=option_annotation(option) | None, default=None
+        )
         for option in options
     ]
     play.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
@@ -148,6 +159,7 @@ def build_play_command(games: Sequence[AnyGame] | None = None) -> PlayCommand:
         "opponent": "whom to challenge (leave out for an open challenge; me to play the computer)",
         "colour": "the colour you play (default: random)",
         "level": "how strongly I play when you play against me (default: medium)",
+        "casual": "true for a casual game that does not change ratings (default: rated)",
         **{option.name: option.description for option in options},
     }
     callback = app_commands.describe(**descriptions)(play)

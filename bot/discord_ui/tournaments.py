@@ -1,0 +1,420 @@
+"""Ratings and tournaments on Discord: the commands' flows, the Join button, and the
+tournament announcements (`Flows` delegates the `TournamentNotifier` port here).
+
+Long tables are cut to fit a message and attached whole as a text file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+from collections.abc import Awaitable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar, cast
+
+import discord
+
+from bot.discord_ui.errors import guarded
+from bot.discord_ui.style import STYLE
+from bot.services.players import Player
+from bot.services.results import GameView
+from bot.services.tournament_views import TournamentView
+from bot.services.tournaments import Member, TournamentService
+from bot.storage.competition import PairingRecord, TournamentStatus
+from bot.tournament_texts import (
+    PROVISIONAL_NOTE,
+    TableMessage,
+    aborted_text,
+    cancellation_text,
+    entrants_text,
+    final_message,
+    leaderboard_message,
+    pairings_message,
+    rating_text,
+    round_started_message,
+    standings_message,
+    tournament_game_caption,
+    tournament_heading,
+    tournament_summary,
+    withdrawal_text,
+)
+from rules import get_game
+
+if TYPE_CHECKING:
+    from bot.discord_ui.flows import Flows
+
+log = logging.getLogger(__name__)
+
+PREFIX = "tabula"
+ALL_STATUSES = tuple(TournamentStatus)
+"""Commands that show a tournament accept one in any state."""
+LEADERBOARD_COLOUR = discord.Colour.gold()
+
+DEFER_AFTER = 1.5
+"""Seconds a command may work before its answer is deferred (Discord waits 3 seconds)."""
+
+Payload = dict[str, Any]
+"""Keyword arguments for `send_message` / `send`: content, file, view, embed."""
+T = TypeVar("T")
+
+
+def player(user: discord.abc.User) -> Player:
+    """A Discord user as the services see them."""
+    return Player(user.id, user.display_name, user.bot)
+
+
+def member(interaction: discord.Interaction) -> Member:
+    """The user acting, with their Manage Server permission and roles in this server."""
+    roles = frozenset(role.id for role in getattr(interaction.user, "roles", ()))
+    return Member(
+        player(interaction.user),
+        can_manage=interaction.permissions.manage_guild,
+        roles=roles,
+    )
+
+
+def guild_of(interaction: discord.Interaction) -> int:
+    """The server the interaction came from (the commands are server-only)."""
+    if interaction.guild_id is None:
+        raise RuntimeError("a server command was used outside a server")
+    return interaction.guild_id
+
+
+def table_payload(message: TableMessage, filename: str) -> Payload:
+    """A table message that fits Discord's limit; when cut, the whole table is attached."""
+    text, cut = message.shortened()
+    payload: Payload = {"content": text}
+    if cut:
+        payload["file"] = discord.File(io.BytesIO(message.table.encode()), filename=filename)
+    return payload
+
+
+async def answer_in_time(interaction: discord.Interaction, work: Awaitable[T]) -> T:
+    """Await `work`; if it takes long (games to end and announce), defer the answer first.
+
+    Refusals come before any slow work, so they are still answered privately.
+    """
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    if not done and not interaction.response.is_done():
+        await interaction.response.defer(thinking=True)
+    return await task
+
+
+def game_thread_name(tournament: TournamentView, pairing: PairingRecord, game: GameView) -> str:
+    """ "Spring Swiss R2 · alice vs bob" (at most 100 characters)."""
+    names = game.record.names
+    return f"{tournament.record.name} R{pairing.round} · {names[0]} vs {names[1]}"[:100]
+
+
+class HasFlows(Protocol):
+    """A bot that carries its `Flows` (TabulaBot)."""
+
+    flows: Flows
+
+
+class EntryButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=rf"{PREFIX}:te:(?P<id>\d+):(?P<action>join|leave)",
+):
+    """Join or Leave under a tournament's announcement."""
+
+    def __init__(self, tournament_id: int, action: str) -> None:
+        style = discord.ButtonStyle.success if action == "join" else discord.ButtonStyle.secondary
+        super().__init__(
+            discord.ui.Button(
+                label=action.capitalize(),
+                style=style,
+                custom_id=f"{PREFIX}:te:{tournament_id}:{action}",
+            )
+        )
+        self.tournament_id = tournament_id
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        """Rebuild the button from a clicked id."""
+        return cls(int(match["id"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the click to the bot."""
+        flows = cast(HasFlows, interaction.client).flows.tournaments
+        await guarded(
+            interaction, lambda: flows.entry_button(interaction, self.tournament_id, self.action)
+        )
+
+
+TOURNAMENT_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (EntryButton,)
+"""The persistent buttons of this module; the bot registers them at start-up."""
+
+
+def entry_buttons(tournament_id: int) -> discord.ui.View:
+    """Join and Leave buttons for a tournament taking entries."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(EntryButton(tournament_id, "join"))
+    view.add_item(EntryButton(tournament_id, "leave"))
+    return view
+
+
+class TournamentFlows:
+    """What the bot does for /rating, /leaderboard, /tournament and tournament events."""
+
+    def __init__(self, flows: Flows) -> None:
+        self.flows = flows
+
+    @property
+    def service(self) -> TournamentService:
+        """The tournament service."""
+        return self.flows.services.tournaments
+
+    # --- ratings ---
+
+    async def rating(
+        self, interaction: discord.Interaction, user: discord.abc.User | None, game: str | None
+    ) -> None:
+        """/rating: a user's ratings (all games, or one with their place here); private."""
+        whom = user or interaction.user
+        ratings = self.flows.services.ratings
+        rank = None
+        if game is None:
+            cards = await ratings.cards(whom.id)
+        else:
+            cards = [await ratings.card(whom.id, game, whom.display_name)]
+            if interaction.guild_id is not None:
+                rank = await ratings.rank(interaction.guild_id, game, whom.id)
+        text = rating_text(whom.display_name, cards, rank=rank, style=STYLE)
+        await interaction.response.send_message(text, ephemeral=True)
+
+    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
+        """/leaderboard: this server's best players in a game, as an embed."""
+        entries = await self.flows.services.ratings.leaderboard(guild_of(interaction), game)
+        message = leaderboard_message(game, entries)
+        if not entries:
+            await interaction.response.send_message(message.head, ephemeral=True)
+            return
+        embed = discord.Embed(
+            title=f"{get_game(game).title} leaderboard",
+            description=f"```\n{message.table}\n```",
+            colour=LEADERBOARD_COLOUR,
+        )
+        if interaction.guild is not None:
+            embed.set_author(name=interaction.guild.name)
+        if any(entry.card.current.is_provisional for entry in entries):
+            embed.set_footer(text=PROVISIONAL_NOTE)
+        await interaction.response.send_message(embed=embed)
+
+    # --- tournament commands ---
+
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        *,
+        game: str,
+        format: str,
+        options: dict[str, object],
+        name: str | None,
+        rounds: int | None,
+        time_control: str | None,
+        entry_window: str | None,
+        casual: bool,
+        max_players: int | None,
+    ) -> None:
+        """/tournament create: announce the new tournament with Join and Leave buttons."""
+        view = await self.service.create(
+            guild_id=guild_of(interaction),
+            channel_id=interaction.channel_id or 0,
+            member=member(interaction),
+            game=game,
+            format=format,
+            options=options,
+            name=name,
+            rounds=rounds,
+            time_control=time_control,
+            entry_window=entry_window,
+            rated=not casual,
+            **({"max_players": max_players} if max_players is not None else {}),
+        )
+        await interaction.response.send_message(
+            tournament_summary(view, STYLE), view=entry_buttons(view.id)
+        )
+
+    async def join(self, interaction: discord.Interaction, tournament_id: int | None) -> None:
+        """/tournament join."""
+        view = await self.service.join(
+            guild_of(interaction), tournament_id, player(interaction.user)
+        )
+        await interaction.response.send_message(
+            f"{interaction.user.mention} joined {tournament_heading(view)}: "
+            f"{len(view.entrants)} of {view.record.max_players} players."
+        )
+
+    async def leave(self, interaction: discord.Interaction, tournament_id: int | None) -> None:
+        """/tournament leave (before the start)."""
+        view = await self.service.leave(guild_of(interaction), tournament_id, interaction.user.id)
+        await interaction.response.send_message(
+            f"{interaction.user.mention} left {tournament_heading(view)}."
+        )
+
+    async def entry_button(
+        self, interaction: discord.Interaction, tournament_id: int, action: str
+    ) -> None:
+        """Join or Leave under an announcement: update its count, confirm privately."""
+        guild = guild_of(interaction)
+        if action == "join":
+            view = await self.service.join(guild, tournament_id, player(interaction.user))
+            done = f"You joined {tournament_heading(view)}."
+        else:
+            view = await self.service.leave(guild, tournament_id, interaction.user.id)
+            done = f"You left {tournament_heading(view)}."
+        await interaction.response.edit_message(content=tournament_summary(view, STYLE))
+        await interaction.followup.send(done, ephemeral=True)
+
+    async def start(self, interaction: discord.Interaction, tournament_id: int | None) -> None:
+        """/tournament start: the first round is paired and posted right after."""
+        view = await self.service.start(guild_of(interaction), tournament_id, member(interaction))
+        await interaction.response.send_message(
+            f"{interaction.user.mention} started {tournament_heading(view)} with "
+            f"{len(view.entrants)} players: round 1 is being paired."
+        )
+
+    async def withdraw(
+        self,
+        interaction: discord.Interaction,
+        tournament_id: int | None,
+        user: discord.abc.User | None,
+    ) -> None:
+        """/tournament withdraw: oneself, or (organisers) another player."""
+        withdrawal = await answer_in_time(
+            interaction,
+            self.service.withdraw(
+                guild_of(interaction),
+                tournament_id,
+                member(interaction),
+                user.id if user is not None else None,
+            ),
+        )
+        await self.flows.respond(interaction, {"content": withdrawal_text(withdrawal)})
+
+    async def cancel(self, interaction: discord.Interaction, tournament_id: int | None) -> None:
+        """/tournament cancel (organisers): games in progress are aborted."""
+        cancellation = await answer_in_time(
+            interaction,
+            self.service.cancel(guild_of(interaction), tournament_id, member(interaction)),
+        )
+        text = cancellation_text(cancellation, f"by {interaction.user.mention}")
+        await self.flows.respond(interaction, {"content": text})
+
+    async def standings(self, interaction: discord.Interaction, tournament_id: int | None) -> None:
+        """/tournament standings."""
+        view = await self._find(interaction, tournament_id)
+        await self.flows.respond(
+            interaction, table_payload(standings_message(view), "standings.txt")
+        )
+
+    async def pairings(
+        self, interaction: discord.Interaction, tournament_id: int | None, number: int | None
+    ) -> None:
+        """/tournament pairings: a round's games and results (the latest round)."""
+        view = await self._find(interaction, tournament_id)
+        message = pairings_message(view, number)
+        await self.flows.respond(interaction, table_payload(message, "pairings.txt"))
+
+    async def info(self, interaction: discord.Interaction, tournament_id: int | None) -> None:
+        """/tournament info: what the tournament is and who plays."""
+        view = await self._find(interaction, tournament_id)
+        text = f"{tournament_summary(view, STYLE)}\n{entrants_text(view)}"
+        if len(text) > 2000:
+            text = text[:1990].rsplit(",", 1)[0] + ", …"
+        payload: Payload = {"content": text}
+        if view.record.status is TournamentStatus.OPEN:
+            payload["view"] = entry_buttons(view.id)
+        await interaction.response.send_message(**payload)
+
+    async def listing(self, interaction: discord.Interaction) -> None:
+        """/tournament list: the server's tournaments taking entries or running; private."""
+        records = await self.service.listed(guild_of(interaction))
+        if not records:
+            text = "No tournament is taking entries or running here. Organisers start one with "
+            text += "/tournament create."
+        else:
+            lines = [
+                f"#{r.id} **{r.name}** · {get_game(r.game).title} · {r.format.label} · "
+                f"{'taking entries' if r.status is TournamentStatus.OPEN else 'running'}"
+                for r in records[:20]
+            ]
+            text = "\n".join(lines)
+        await interaction.response.send_message(text, ephemeral=True)
+
+    async def _find(
+        self, interaction: discord.Interaction, tournament_id: int | None
+    ) -> TournamentView:
+        return await self.service.find(
+            guild_of(interaction), tournament_id, interaction.user.id, statuses=ALL_STATUSES
+        )
+
+    async def choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[tuple[str, int]]:
+        """Autocomplete for `tournament:`: this server's tournaments, going ones first."""
+        if interaction.guild_id is None:
+            return []
+        records = await self.service.listed(interaction.guild_id, ALL_STATUSES)
+        going = (TournamentStatus.OPEN, TournamentStatus.RUNNING)
+        records.sort(key=lambda record: (record.status not in going, -record.id))
+        typed = current.strip().lstrip("#").lower()
+        found = []
+        for record in records:
+            label = f"#{record.id} {record.name} ({record.status.value})"
+            if typed in label.lower():
+                found.append((label[:100], record.id))
+        return found[:25]
+
+    # --- announcements (the TournamentNotifier port, through Flows) ---
+
+    async def round_started(self, tournament: TournamentView, number: int) -> None:
+        """Post a round's pairings in the tournament's channel."""
+        message = round_started_message(tournament, number)
+        payload = table_payload(message, f"round-{number}.txt")
+        await self.flows.post(tournament.record.channel_id, payload)
+
+    async def game_started(
+        self, tournament: TournamentView, pairing: PairingRecord, game: GameView
+    ) -> None:
+        """Open the game's thread in the tournament's channel; the first board calls both
+        players by mention."""
+        channel = await self._channel(tournament.record.channel_id)
+        caption = tournament_game_caption(tournament, pairing, game, STYLE)
+        name = game_thread_name(tournament, pairing, game)
+        await self.flows.open_game_in(channel, game, caption, name=name)
+
+    async def games_aborted(self, tournament: TournamentView, games: Sequence[GameView]) -> None:
+        """Say in each aborted game's thread that it ended without a result."""
+        for game in games:
+            try:
+                await self.flows.post(game.record.location, {"content": aborted_text(game)})
+            except discord.HTTPException as exc:
+                log.warning("could not announce aborted game %s: %s", game.id, exc)
+
+    async def finished(self, tournament: TournamentView) -> None:
+        """Post the winner and the final standings."""
+        payload = table_payload(final_message(tournament, STYLE), "final-standings.txt")
+        await self.flows.post(tournament.record.channel_id, payload)
+
+    async def cancelled(self, tournament: TournamentView, reason: str) -> None:
+        """Say that the tournament was cancelled without a command, and why."""
+        text = f"{tournament_heading(tournament)} was cancelled: {reason}."
+        await self.flows.post(tournament.record.channel_id, {"content": text})
+
+    async def _channel(self, channel_id: int) -> object:
+        """The channel object (for creating threads), fetched if it is not cached."""
+        client = self.flows.client
+        channel = client.get_channel(channel_id)
+        if channel is None:
+            try:
+                channel = await client.fetch_channel(channel_id)
+            except discord.HTTPException as exc:
+                log.warning("tournament channel %s cannot be fetched: %s", channel_id, exc)
+        return channel
