@@ -354,11 +354,17 @@ class GameService:
 
     # --- ending a game ---
 
-    async def _finish(self, record: GameRecord, winner: int | None, reason: str) -> GameView:
+    async def _finish(
+        self,
+        record: GameRecord,
+        winner: int | None,
+        reason: str,
+        status: GameStatus = GameStatus.FINISHED,
+    ) -> GameView:
         """Store the end of an active game (call under its lock)."""
         now = self._clock.now()
         updated = record.evolve(
-            status=GameStatus.FINISHED,
+            status=status,
             winner=winner,
             result_reason=reason,
             finished_at=now,
@@ -392,18 +398,7 @@ class GameService:
             record = await self.record(game_id)
             if not record.is_active:
                 return None
-            now = self._clock.now()
-            updated = record.evolve(
-                status=GameStatus.ABORTED,
-                winner=None,
-                result_reason=reason,
-                finished_at=now,
-                updated_at=now,
-                draw_offer=None,
-                undo_request=None,
-            )
-            await self._repository.update_game(updated)
-            return GameView(updated, (await self._loaded(updated)).state)
+            return await self._finish(record, None, reason, GameStatus.ABORTED)
 
     async def resign(self, game_id: int, user_id: int) -> GameView:
         """`user_id` resigns: the opponent wins."""

@@ -390,8 +390,10 @@ class SqliteRepository:
     Writes run under one asyncio lock, those that belong together in one `BEGIN
     IMMEDIATE` transaction, so concurrent coroutines never interleave their statements.
     Reads use their own connection, which sees committed data only and never waits for
-    a write (WAL readers do not block on the writer). An in-memory database has a single
-    connection, and reads then take the lock too.
+    a write (WAL readers do not block on the writer). Reads take turns on it: a statement
+    still open there would hold its snapshot for the reads of other coroutines, which
+    would then miss writes committed since. An in-memory database has a single
+    connection, and reads then take the write lock too.
     """
 
     def __init__(
@@ -400,6 +402,7 @@ class SqliteRepository:
         self._db = connection
         self._reader = reader
         self._lock = asyncio.Lock()
+        self._read_lock = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: Path | str, *, synchronous: str = "FULL") -> SqliteRepository:
@@ -475,7 +478,8 @@ class SqliteRepository:
     @asynccontextmanager
     async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
         if self._reader is not None:
-            yield self._reader
+            async with self._read_lock:
+                yield self._reader
             return
         # One shared connection: without the lock a read could see the uncommitted
         # writes of a transaction in progress.
