@@ -1,22 +1,25 @@
 """`TabulaBot`: the Discord client. Its `setup_hook` opens the database, builds the
 services, loads the extensions, registers the persistent buttons and starts the
-scheduler."""
+scheduler; `close` shuts all of it down gracefully (SIGTERM and SIGINT call it)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+import signal
+import sqlite3
 import sys
 from typing import Any, cast
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
 from bot.discord_ui.buttons import DYNAMIC_ITEMS
-from bot.discord_ui.errors import report
+from bot.discord_ui.errors import report, send_ephemeral
 from bot.discord_ui.flows import Flows
 from bot.discord_ui.tournaments import TOURNAMENT_ITEMS
 from bot.exts import walk_extensions
@@ -24,13 +27,27 @@ from bot.services.clock import Clock, SystemClock
 from bot.services.computer import COMPUTER_NAME
 from bot.services.computer_runner import TurnRunner
 from bot.services.container import Services
-from bot.storage.sqlite import SqliteRepository
+from bot.services.gate import Gate, ShuttingDownError
+from bot.storage.sqlite import SchemaTooNewError, SqliteRepository
 
 log = logging.getLogger(__name__)
 
 
 class TabulaTree(app_commands.CommandTree["TabulaBot"]):
-    """The command tree, with the one central error handler for slash commands."""
+    """The command tree: the door for slash commands, and their one error handler."""
+
+    async def interaction_check(self, interaction: discord.Interaction[TabulaBot], /) -> bool:
+        """Count the command as work in progress, or refuse it once the bot is stopping."""
+        gate = interaction.client.gate
+        if gate is None:
+            return True
+        try:
+            gate.admit_current_task()
+        except ShuttingDownError as error:
+            if interaction.type is not discord.InteractionType.autocomplete:
+                await send_ephemeral(interaction, str(error))
+            return False
+        return True
 
     async def on_error(
         self, interaction: discord.Interaction[TabulaBot], error: app_commands.AppCommandError
@@ -40,16 +57,23 @@ class TabulaTree(app_commands.CommandTree["TabulaBot"]):
 
 
 class TabulaBot(commands.Bot):
-    """The bot: slash commands and buttons over the services. No privileged intents."""
+    """The bot: slash commands and buttons over the services. No privileged intents.
+
+    With `commands_only`, `setup_hook` only builds the command tree (for
+    `tabula sync-commands`): no database, no services, no background work.
+    """
 
     def __init__(
         self,
         settings: Settings,
         *,
         clock: Clock | None = None,
-        tick_seconds: float = 15.0,
+        tick_seconds: float | None = None,
+        commands_only: bool = False,
         **options: Any,
     ) -> None:
+        # Tabula has no voice; without this, discord.py warns about missing voice libraries.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
@@ -60,12 +84,14 @@ class TabulaBot(commands.Bot):
         )
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
-        self.tick_seconds = tick_seconds
+        self.tick_seconds = settings.scheduler_interval if tick_seconds is None else tick_seconds
+        self.commands_only = commands_only
         self.flows = Flows(self)
         self._repository: SqliteRepository | None = None
         self._services: Services | None = None
         self._scheduler: asyncio.Task[None] | None = None
         self._resuming: asyncio.Task[None] | None = None
+        self._shutdown: asyncio.Task[None] | None = None
 
     @property
     def services(self) -> Services:
@@ -74,29 +100,36 @@ class TabulaBot(commands.Bot):
             raise RuntimeError("the bot has not been set up yet")
         return self._services
 
+    @property
+    def gate(self) -> Gate | None:
+        """The services' gate (None before set-up and with `commands_only`)."""
+        return None if self._services is None else self._services.gate
+
     async def setup_hook(self) -> None:
         """Open the database, build the services, load extensions, start background work."""
-        self._repository = await SqliteRepository.open(
-            self.settings.database, synchronous=self.settings.sqlite_synchronous
-        )
-        self._services = Services.build(
-            self._repository,
-            self.clock,
-            self.flows,
-            tick_seconds=self.tick_seconds,
-            runner=TurnRunner(workers=self.settings.ai_workers),
-            ai_seconds=self.settings.ai_seconds,
-            computer_name=self.user.display_name if self.user is not None else COMPUTER_NAME,
-        )
-        self.flows.attach(self._services)
+        if not self.commands_only:
+            self._repository = await SqliteRepository.open(
+                self.settings.database, synchronous=self.settings.sqlite_synchronous
+            )
+            self._services = Services.build(
+                self._repository,
+                self.clock,
+                self.flows,
+                tick_seconds=self.tick_seconds,
+                runner=TurnRunner(workers=self.settings.ai_workers),
+                ai_seconds=self.settings.ai_seconds,
+                computer_name=self.user.display_name if self.user is not None else COMPUTER_NAME,
+            )
+            self.flows.attach(self._services)
         for extension in walk_extensions():
             await self.load_extension(extension)
+        if self.commands_only:
+            return
         self.add_dynamic_items(*DYNAMIC_ITEMS, *TOURNAMENT_ITEMS)
         self._scheduler = asyncio.create_task(
-            self._services.scheduler.run_forever(), name="tabula-scheduler"
+            self.services.scheduler.run_forever(), name="tabula-scheduler"
         )
         self._resuming = asyncio.create_task(self._resume_computer(), name="tabula-resume")
-        await self.sync_commands(self.settings.sync_commands)
 
     async def _resume_computer(self) -> None:
         """Once connected, the computer moves in the games where it was to move."""
@@ -105,33 +138,77 @@ class TabulaBot(commands.Bot):
         if waiting:
             log.info("the computer resumes thinking in %d games", waiting)
 
-    async def sync_commands(self, target: str | None) -> None:
-        """Sync slash commands when asked: `global`, or one server's id."""
-        if target is None:
-            return
-        if target == "global":
-            synced = await self.tree.sync()
-            log.info("synced %d global commands", len(synced))
-            return
-        guild = discord.Object(int(target))
-        self.tree.copy_global_to(guild=guild)
+    async def on_ready(self) -> None:
+        """Log who the bot is and where (on every (re)connection)."""
+        user = self.user
+        log.info(
+            "connected as %s (id %s) in %d server(s)",
+            user,
+            user.id if user else "?",
+            len(self.guilds),
+        )
+
+    async def sync_commands(
+        self, guild_id: int | None = None, *, clear: bool = False
+    ) -> list[app_commands.AppCommand]:
+        """Register the slash commands with Discord, globally or in one server only.
+
+        In one server they appear at once (the global commands are copied there); `clear`
+        removes the commands instead (from that server, or globally). Discord limits how
+        many commands may be created a day, so this is done on request, not at start-up.
+        """
+        guild = None if guild_id is None else discord.Object(guild_id)
+        if clear:
+            self.tree.clear_commands(guild=guild)
+        elif guild is not None:
+            self.tree.copy_global_to(guild=guild)
         synced = await self.tree.sync(guild=guild)
-        log.info("synced %d commands to server %s", len(synced), target)
+        where = "globally" if guild_id is None else f"in server {guild_id}"
+        log.info("synced %d command(s) %s", len(synced), where)
+        return synced
 
     async def close(self) -> None:
-        """Stop the scheduler, disconnect, close the database."""
-        for task in (self._scheduler, self._resuming):
-            if task is not None:
-                task.cancel()
+        """Shut down gracefully (once, however often it is called; see `_shut_down`)."""
+        if self._shutdown is None:
+            self._shutdown = asyncio.create_task(self._shut_down(), name="tabula-shutdown")
+        await asyncio.shield(self._shutdown)
+
+    async def _shut_down(self) -> None:
+        """Stop the scheduler after its tick, refuse new requests, let those in progress
+        finish (up to the shutdown timeout), stop the computer's thinking (it resumes at
+        the next start) and other background work, disconnect, close the database."""
+        timeout = self.settings.shutdown_timeout
+        if self._resuming is not None:
+            self._resuming.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._resuming
+        if self._scheduler is not None:
+            self.services.scheduler.stop()
+            try:
+                await asyncio.wait_for(asyncio.shield(self._scheduler), timeout)
+            except TimeoutError:
+                log.warning("background work did not stop within %gs; cancelling it", timeout)
+                self._scheduler.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
-                    await task
+                    await self._scheduler
         if self._services is not None:
+            gate = self._services.gate
+            gate.close()
+            if gate.active:
+                log.info("shutting down: waiting for %d request(s) in progress", gate.active)
+            if not await gate.wait_idle(timeout):
+                log.warning(
+                    "%d request(s) still in progress after %gs; closing anyway",
+                    gate.active,
+                    timeout,
+                )
             await self._services.computer.close()
             await self._services.background.close()
         await super().close()
         if self._repository is not None:
             await self._repository.close()
             self._repository = None
+            log.info("database closed")
 
 
 def bot_of(interaction: discord.Interaction) -> TabulaBot:
@@ -139,17 +216,53 @@ def bot_of(interaction: discord.Interaction) -> TabulaBot:
     return cast(TabulaBot, interaction.client)
 
 
+async def serve(bot: TabulaBot, token: str) -> None:
+    """Run `bot` until it is closed; SIGTERM and SIGINT close it gracefully."""
+    loop = asyncio.get_running_loop()
+    stop_signals = (signal.SIGTERM, signal.SIGINT)
+
+    closing: list[asyncio.Task[None]] = []
+
+    def on_signal(signum: int) -> None:
+        name = signal.Signals(signum).name
+        if closing:
+            log.info("received %s: already shutting down", name)
+            return
+        log.info("received %s: shutting down", name)
+        closing.append(loop.create_task(bot.close(), name="tabula-signal-close"))
+
+    for signum in stop_signals:
+        loop.add_signal_handler(signum, on_signal, signum)
+    try:
+        async with bot:
+            try:
+                await bot.start(token)
+            finally:
+                # start() returns as soon as the connection closed; the shutdown (waiting
+                # for requests in progress, closing the database) may still be going on.
+                await bot.close()
+    finally:
+        for signum in stop_signals:
+            loop.remove_signal_handler(signum)
+
+
 def run_bot(settings: Settings) -> int:
-    """Run the bot until it is stopped; the token is never logged."""
+    """Run the bot until it is stopped; problems at start-up are one line, not a traceback."""
     if settings.token is None:
         raise ValueError("a token is needed to run the Discord bot")
-    if settings.sync_commands not in (None, "global") and not settings.sync_commands.isdigit():
+    try:
+        asyncio.run(serve(TabulaBot(settings), settings.token))
+    except discord.LoginFailure:
         print(
-            "TABULA_SYNC_COMMANDS must be `global` or a server id "
-            f"(got {settings.sync_commands!r}).",
+            "tabula: Discord refused the token (DISCORD_TOKEN); reset it in the developer "
+            "portal and try again",
             file=sys.stderr,
         )
-        return 2
-    discord.utils.setup_logging(level=logging.INFO)
-    TabulaBot(settings).run(settings.token, log_handler=None)
+        return 1
+    except (sqlite3.Error, SchemaTooNewError) as error:
+        print(f"tabula: cannot use the database {settings.database}: {error}", file=sys.stderr)
+        return 1
+    except (OSError, aiohttp.ClientError) as error:
+        print(f"tabula: cannot reach Discord: {error}", file=sys.stderr)
+        return 1
     return 0

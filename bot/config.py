@@ -1,48 +1,383 @@
-"""Bot settings read from the environment and an optional `.env` file."""
+"""Settings: one table (the fields of `Settings`), read from the environment, `.env` and TOML.
+
+Every setting is one field of `Settings` declared with `setting(...)`: its environment
+variable, its TOML key, its kind (which parses and checks the value), its default and one
+line of help. The README's settings table, `deploy/tabula.env.example`, `tabula config`
+and `tabula doctor` are all generated from those fields, so adding a setting is adding a
+field. Precedence: environment > `.env` > TOML file > default. An empty value counts as
+not set.
+"""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields, replace
+from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
+from bot.services.durations import format_duration, parse_duration
+from bot.services.errors import InvalidInputError
+
+LOG_LEVELS = ("debug", "info", "warning", "error")
 DEFAULT_DATABASE = Path("data/tabula.sqlite3")
 DEFAULT_AI_SECONDS = 5.0
 MAX_AI_WORKERS = 16
+DEFAULT_CONFIG_FILE = Path("tabula.toml")
+"""Read when it exists in the working directory and TABULA_CONFIG names no other file."""
 
 
-class SettingsError(ValueError):
-    """A setting with a value the bot cannot use; the message names the variable."""
+class ConfigError(Exception):
+    """The configuration has problems; `problems` holds one line for each."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+# --- kinds of values -------------------------------------------------------------------
+
+
+class Kind:
+    """How a setting's value is written, parsed and checked. Errors are `ValueError`s."""
+
+    def describe(self) -> str:
+        """What the value looks like, for the documentation."""
+        return "text"
+
+    def parse(self, text: str) -> Any:
+        """The value written as text (environment, `.env`)."""
+        return text
+
+    def from_toml(self, value: object) -> Any:
+        """The value as TOML gives it (strings are parsed like the environment's)."""
+        if isinstance(value, str):
+            return self.parse(value)
+        raise ValueError(f"must be {self.describe()} (got {value!r})")
+
+    def show(self, value: Any) -> str:
+        """The value written as text, as `parse` reads it back."""
+        return "" if value is None else str(value)
+
+    def toml(self, value: Any) -> str:
+        """The value written as TOML."""
+        return '"' + self.show(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+class Text(Kind):
+    """Any non-empty text."""
+
+
+class FilePath(Kind):
+    """A file path; relative paths are relative to the working directory."""
+
+    def describe(self) -> str:
+        """What a path looks like."""
+        return "a file path"
+
+    def parse(self, text: str) -> Path:
+        """The path as written (`~` is expanded)."""
+        return Path(text).expanduser()
+
+
+@dataclass(frozen=True)
+class Choice(Kind):
+    """One of a fixed list of words (case-insensitive)."""
+
+    options: tuple[str, ...]
+
+    def describe(self) -> str:
+        """`one of a, b, c`."""
+        return "one of " + ", ".join(self.options)
+
+    def parse(self, text: str) -> str:
+        """The option, lower-cased."""
+        word = text.strip().lower()
+        if word not in self.options:
+            raise ValueError(f"must be {self.describe()} (got {text!r})")
+        return word
+
+
+@dataclass(frozen=True)
+class Integer(Kind):
+    """A whole number within bounds."""
+
+    minimum: int
+    maximum: int
+
+    def describe(self) -> str:
+        """`a whole number from 1 to 16`."""
+        return f"a whole number from {self.minimum} to {self.maximum}"
+
+    def parse(self, text: str) -> int:
+        """The number, checked against the bounds."""
+        try:
+            value = int(text.strip())
+        except ValueError:
+            raise ValueError(f"must be {self.describe()} (got {text!r})") from None
+        return self._check(value)
+
+    def from_toml(self, value: object) -> int:
+        """TOML integers, or text."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            return self._check(value)
+        return int(super().from_toml(value))
+
+    def toml(self, value: Any) -> str:
+        """A TOML integer."""
+        return str(value)
+
+    def _check(self, value: int) -> int:
+        if not self.minimum <= value <= self.maximum:
+            raise ValueError(f"must be {self.describe()} (got {value})")
+        return value
+
+
+@dataclass(frozen=True)
+class Seconds(Kind):
+    """A number of seconds (fractions allowed) within bounds."""
+
+    minimum: float
+    maximum: float
+
+    def describe(self) -> str:
+        """`seconds from 0 to 600`."""
+        return f"seconds from {self.show(self.minimum)} to {self.show(self.maximum)}"
+
+    def parse(self, text: str) -> float:
+        """The number, checked against the bounds."""
+        try:
+            value = float(text.strip())
+        except ValueError:
+            raise ValueError(f"must be {self.describe()} (got {text!r})") from None
+        return self._check(value)
+
+    def from_toml(self, value: object) -> float:
+        """TOML numbers, or text."""
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return self._check(float(value))
+        return float(super().from_toml(value))
+
+    def show(self, value: Any) -> str:
+        """`10` rather than `10.0`."""
+        return f"{value:g}"
+
+    def toml(self, value: Any) -> str:
+        """A TOML number."""
+        return self.show(value)
+
+    def _check(self, value: float) -> float:
+        if not self.minimum <= value <= self.maximum:  # also refuses NaN
+            raise ValueError(f"must be {self.describe()} (got {self.show(value)})")
+        return value
+
+
+class Flag(Kind):
+    """On or off: true/false, yes/no, on/off, 1/0."""
+
+    def describe(self) -> str:
+        """The words accepted."""
+        return "true or false"
+
+    _WORDS: Mapping[str, bool] = {
+        "true": True, "yes": True, "on": True, "1": True,
+        "false": False, "no": False, "off": False, "0": False,
+    }  # fmt: skip
+
+    def parse(self, text: str) -> bool:
+        """The flag's value."""
+        try:
+            return self._WORDS[text.strip().lower()]
+        except KeyError:
+            raise ValueError(f"must be {self.describe()} (got {text!r})") from None
+
+    def from_toml(self, value: object) -> bool:
+        """TOML booleans, or text."""
+        if isinstance(value, bool):
+            return value
+        return bool(super().from_toml(value))
+
+    def show(self, value: Any) -> str:
+        """`true` or `false`."""
+        return "true" if value else "false"
+
+    def toml(self, value: Any) -> str:
+        """A TOML boolean."""
+        return self.show(value)
+
+
+class Duration(Kind):
+    """A length of time written like `30m`, `12h` or `1d12h`."""
+
+    def describe(self) -> str:
+        """What a duration looks like."""
+        return "a duration like 30m, 12h or 1d12h"
+
+    def parse(self, text: str) -> timedelta:
+        """The duration."""
+        try:
+            return parse_duration(text)
+        except InvalidInputError as error:
+            raise ValueError(f"must be {self.describe()} (got {text!r})") from error
+
+    def show(self, value: Any) -> str:
+        """The shortest text for the duration."""
+        return format_duration(value)
+
+
+# --- the table --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting: where it is read from, how it is checked, its default and help."""
+
+    name: str
+    """The attribute of `Settings`."""
+    env: str
+    """The environment variable (also read from `.env`)."""
+    toml: str | None
+    """The dotted key in the TOML file (`logging.level`); None: environment only."""
+    kind: Kind
+    default: Any
+    help: str
+    """One line for the documentation."""
+    secret: bool = False
+    """Never shown, never logged (the token)."""
+
+    def show(self, value: Any) -> str:
+        """The value as an operator may see it: secrets only as set or not."""
+        if self.secret:
+            return "(not set)" if value is None else f"(set, {len(str(value))} characters)"
+        if value is None:
+            return "(not set)"
+        return self.kind.show(value)
+
+
+def setting(
+    default: Any,
+    *,
+    env: str,
+    toml: str | None,
+    kind: Kind,
+    help: str,
+    secret: bool = False,
+) -> Any:
+    """Declare a field of `Settings` as a setting (see the module docstring)."""
+    meta = {"env": env, "toml": toml, "kind": kind, "help": help, "secret": secret}
+    return field(default=default, repr=not secret, metadata={"setting": meta})
 
 
 @dataclass(frozen=True)
 class Settings:
-    """Everything the bot needs to start."""
+    """Every setting of the bot. To add one, add a field here; nothing else is needed."""
 
-    token: str | None = field(default=None, repr=False)
-    """The Discord bot token; None runs the local console instead. Never logged."""
-    database: Path = DEFAULT_DATABASE
-    """The SQLite database file."""
-    sqlite_synchronous: str = "FULL"
-    """SQLite's durability: FULL (a stored move survives a power cut) or NORMAL (it
-    survives a crash of the bot; faster on slow disks)."""
-    sync_commands: str | None = None
-    """Sync slash commands at start-up: `global`, or a server id to sync there only.
+    token: str | None = setting(
+        None,
+        env="DISCORD_TOKEN",
+        toml="discord.token",
+        kind=Text(),
+        secret=True,
+        help="The Discord bot token. Without one, `tabula run` opens the local console.",
+    )
+    database: Path = setting(
+        DEFAULT_DATABASE,
+        env="TABULA_DATABASE",
+        toml="database.path",
+        kind=FilePath(),
+        help="The SQLite database file; its folder must be writable (WAL files live there).",
+    )
+    sqlite_synchronous: str = setting(
+        "full",
+        env="TABULA_SQLITE_SYNCHRONOUS",
+        toml="database.synchronous",
+        kind=Choice(("full", "normal")),
+        help="SQLite's durability: full (a stored move survives a power cut) or normal "
+        "(it survives a crash of the bot; faster on slow disks).",
+    )
+    ai_workers: int = setting(
+        1,
+        env="TABULA_AI_WORKERS",
+        toml="ai.workers",
+        kind=Integer(1, MAX_AI_WORKERS),
+        help="Worker processes computing the computer player's moves (games think in parallel).",
+    )
+    ai_seconds: float = setting(
+        DEFAULT_AI_SECONDS,
+        env="TABULA_AI_SECONDS",
+        toml="ai.seconds",
+        kind=Seconds(0.1, 60),
+        help="The computer's time budget per answer at the `hard` level.",
+    )
+    log_level: str = setting(
+        "info",
+        env="TABULA_LOG_LEVEL",
+        toml="logging.level",
+        kind=Choice(LOG_LEVELS),
+        help="The least important log messages written (to standard error).",
+    )
+    discord_log_level: str = setting(
+        "warning",
+        env="TABULA_DISCORD_LOG_LEVEL",
+        toml="logging.discord_level",
+        kind=Choice(LOG_LEVELS),
+        help="The same for discord.py's own messages (connections, rate limits).",
+    )
+    shutdown_timeout: float = setting(
+        10.0,
+        env="TABULA_SHUTDOWN_TIMEOUT",
+        toml="shutdown.timeout",
+        kind=Seconds(0, 600),
+        help="On SIGTERM/SIGINT, how long to wait for moves in progress before closing.",
+    )
+    scheduler_interval: float = setting(
+        15.0,
+        env="TABULA_SCHEDULER_INTERVAL",
+        toml="scheduler.interval",
+        kind=Seconds(1, 3600),
+        help="How often background work (expiring challenges, reminders) looks for due items.",
+    )
+    config_file: Path | None = setting(
+        None,
+        env="TABULA_CONFIG",
+        toml=None,
+        kind=FilePath(),
+        help="A TOML file with settings; by default `tabula.toml` in the working "
+        "directory, if it exists.",
+    )
 
-    Unset by default: Discord limits how often commands may be created, so syncing is
-    done on request (TABULA_SYNC_COMMANDS), not on every start.
-    """
-    ai_workers: int = 1
-    """Worker processes computing the computer player's moves (games think in parallel)."""
-    ai_seconds: float = DEFAULT_AI_SECONDS
-    """The computer's time budget per answer at the `hard` level."""
+
+SETTINGS: tuple[Setting, ...] = tuple(
+    Setting(name=f.name, default=f.default, **f.metadata["setting"]) for f in fields(Settings)
+)
+"""The table of settings, in the order of the fields."""
+
+DEFAULTS = "default"
+ENVIRONMENT = "environment"
+
+
+# --- reading ----------------------------------------------------------------------------
+
+
+@dataclass
+class ConfigReport:
+    """What was read: the settings (defaults where a value was bad) and where each came from."""
+
+    settings: Settings
+    origins: dict[str, str]
+    """Setting name → `environment`, `.env`, the TOML file's path, or `default`."""
+    problems: list[str] = field(default_factory=list)
+    """One line per bad value, unknown TOML key or unreadable file."""
+    notes: list[str] = field(default_factory=list)
+    """Harmless oddities worth a look (an unknown `TABULA_` variable)."""
 
 
 def read_env_file(path: Path) -> dict[str, str]:
     """Parse `KEY=VALUE` lines of a `.env` file; blank lines and `#` comments are skipped."""
     values: dict[str, str] = {}
-    if not path.is_file():
+    if not _is_file(path):
         return values
     for raw in path.read_text(encoding="utf-8").splitlines():
         line = raw.strip()
@@ -54,45 +389,116 @@ def read_env_file(path: Path) -> dict[str, str]:
     return values
 
 
-def load_settings(
-    environ: Mapping[str, str] | None = None, env_file: Path = Path(".env")
-) -> Settings:
-    """Settings from `environ` (default: the process environment), then the `.env` file."""
-    merged = {**read_env_file(env_file), **(os.environ if environ is None else environ)}
-    token = merged.get("DISCORD_TOKEN", "").strip() or None
-    database = Path(merged.get("TABULA_DATABASE", "").strip() or DEFAULT_DATABASE)
-    sync = merged.get("TABULA_SYNC_COMMANDS", "").strip().lower() or None
-    synchronous = merged.get("TABULA_SQLITE_SYNCHRONOUS", "").strip().upper() or "FULL"
-    ai_workers = _number(merged, "TABULA_AI_WORKERS", 1, int, (1, MAX_AI_WORKERS))
-    ai_seconds = _number(merged, "TABULA_AI_SECONDS", DEFAULT_AI_SECONDS, float, (0.1, 60.0))
-    return Settings(
-        token=token,
-        database=database,
-        sync_commands=sync,
-        sqlite_synchronous=synchronous,
-        ai_workers=int(ai_workers),
-        ai_seconds=float(ai_seconds),
-    )
-
-
-def _number(
-    values: Mapping[str, str],
-    key: str,
-    default: float,
-    kind: type[int] | type[float],
-    bounds: tuple[float, float],
-) -> float:
-    """The number set for `key`, or `default`; `SettingsError` outside the bounds."""
-    low, high = bounds
-    text = values.get(key, "").strip()
-    if not text:
-        return default
+def _is_file(path: Path) -> bool:
+    """True if `path` is a file; False also when it cannot even be looked at."""
     try:
-        value = kind(text)
-    except ValueError:
-        raise SettingsError(
-            f"{key} must be a number from {low:g} to {high:g} (got {text!r})"
-        ) from None
-    if not low <= value <= high:
-        raise SettingsError(f"{key} must be from {low:g} to {high:g} (got {text})")
-    return value
+        return path.is_file()
+    except OSError:
+        return False
+
+
+def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    """`{"a": {"b": 1}}` → `{"a.b": 1}`."""
+    flat: dict[str, Any] = {}
+    for key, value in table.items():
+        if isinstance(value, dict):
+            flat.update(_flatten(value, f"{prefix}{key}."))
+        else:
+            flat[f"{prefix}{key}"] = value
+    return flat
+
+
+def _read_toml(path: Path, problems: list[str]) -> dict[str, Any]:
+    """The TOML file's keys, flattened; a problem line if it cannot be read."""
+    try:
+        with path.open("rb") as file:
+            return _flatten(tomllib.load(file))
+    except FileNotFoundError:
+        problems.append(f"TABULA_CONFIG names {path}, which does not exist")
+    except OSError as error:
+        problems.append(f"cannot read the settings file {path}: {error.strerror}")
+    except tomllib.TOMLDecodeError as error:
+        problems.append(f"{path} is not valid TOML: {error}")
+    return {}
+
+
+def read_config(
+    environ: Mapping[str, str] | None = None,
+    env_file: Path = Path(".env"),
+    default_config: Path = DEFAULT_CONFIG_FILE,
+    *,
+    require_env_file: bool = False,
+) -> ConfigReport:
+    """Read every setting; collect problems instead of stopping at the first.
+
+    `env_file` is optional unless `require_env_file` (it was named on the command line).
+    """
+    environment = {
+        k: v for k, v in (os.environ if environ is None else environ).items() if v.strip()
+    }
+    dotenv = {k: v for k, v in read_env_file(env_file).items() if v.strip()}
+    problems: list[str] = []
+    if require_env_file and not _is_file(env_file):
+        problems.append(f"the environment file {env_file} does not exist (or cannot be read)")
+    values: dict[str, Any] = {}
+    origins: dict[str, str] = {}
+
+    def read(entry: Setting, toml_values: Mapping[str, Any], toml_path: Path | None) -> None:
+        """Parse the value of highest precedence, if any."""
+        if entry.env in environment or entry.env in dotenv:
+            from_env = entry.env in environment
+            origin = ENVIRONMENT if from_env else str(env_file)
+            where = entry.env if from_env else f"{entry.env} in {env_file}"
+            raw: Any = (environment if from_env else dotenv)[entry.env].strip()
+            parse: Callable[[Any], Any] = entry.kind.parse
+        elif entry.toml is not None and toml_values.get(entry.toml, "") != "":
+            origin = str(toml_path)
+            where = f"{toml_path}: {entry.toml}"
+            raw = toml_values[entry.toml]
+            parse = entry.kind.from_toml
+        else:
+            return
+        try:
+            values[entry.name] = parse(raw)
+            origins[entry.name] = origin
+        except ValueError as error:
+            problems.append(f"{where} {'has a bad value' if entry.secret else error}")
+
+    by_name = {entry.name: entry for entry in SETTINGS}
+    read(by_name["config_file"], {}, None)
+    toml_path: Path | None = values.get("config_file")
+    if toml_path is None and _is_file(default_config):
+        toml_path = default_config
+    values["config_file"] = toml_path
+    toml_values = {} if toml_path is None else _read_toml(toml_path, problems)
+    known = {entry.toml for entry in SETTINGS if entry.toml}
+    problems += [
+        f"{toml_path}: unknown setting {key!r}" for key in sorted(set(toml_values) - known)
+    ]
+    for entry in SETTINGS:
+        if entry.name != "config_file":
+            read(entry, toml_values, toml_path)
+
+    names = {entry.env for entry in SETTINGS}
+    notes = [
+        f"unknown variable {name} (no setting has that name; ignored)"
+        for name in sorted(set(environment) | set(dotenv))
+        if name.startswith("TABULA_") and name not in names
+    ]
+    for entry in SETTINGS:
+        origins.setdefault(entry.name, DEFAULTS)
+    return ConfigReport(replace(Settings(), **values), origins, problems, notes)
+
+
+def load_settings(
+    environ: Mapping[str, str] | None = None,
+    env_file: Path = Path(".env"),
+    default_config: Path = DEFAULT_CONFIG_FILE,
+    *,
+    require_env_file: bool = False,
+) -> Settings:
+    """The settings; raise `ConfigError` listing every problem if there are any."""
+    report = read_config(environ, env_file, default_config, require_env_file=require_env_file)
+    if report.problems:
+        raise ConfigError(report.problems)
+    return report.settings

@@ -2,4 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import pytest
+
+from bot.logs import reset_logging
+
 pytest_plugins = ["tests.fakediscord.fixtures"]
+
+
+@pytest.fixture(autouse=True)
+def _reset_logging() -> Iterator[None]:
+    """Commands configure logging for the whole process; undo that after each test."""
+    yield
+    reset_logging()

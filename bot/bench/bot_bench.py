@@ -270,13 +270,12 @@ def serve_bot(conn: Any, target: BotTarget) -> None:
 
 async def _serve(conn: Any, target: BotTarget) -> None:
     settings = Settings(
-        token=target.token,
-        database=target.database,
-        sync_commands="global",
-        sqlite_synchronous=target.synchronous,
+        token=target.token, database=target.database, sqlite_synchronous=target.synchronous
     )
     bot = TabulaBot(settings, tick_seconds=5.0, guild_ready_timeout=0.05)
-    task = asyncio.create_task(bot.start(target.token))
+    await bot.login(target.token)  # `tabula sync-commands`, then the gateway (`tabula run`)
+    await bot.sync_commands()
+    task = asyncio.create_task(bot.connect())
     try:
         while not task.done():
             await asyncio.sleep(0.05)

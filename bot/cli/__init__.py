@@ -4,19 +4,30 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from pathlib import Path
 
 from bot.cli import (
+    backup_command,
     bench_command,
+    config_command,
     console_command,
+    doctor_command,
     games_command,
     render_command,
     replay_command,
+    restore_command,
     run_command,
+    sync_command,
 )
 
 COMMAND_MODULES = (
     run_command,
     console_command,
+    sync_command,
+    doctor_command,
+    backup_command,
+    restore_command,
+    config_command,
     games_command,
     replay_command,
     render_command,
@@ -29,6 +40,13 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(
         prog="tabula", description="Tabula: abstract strategy games on Discord."
+    )
+    parser.add_argument(
+        "--env-file",
+        type=Path,
+        metavar="PATH",
+        help="read settings from this environment file instead of .env in the working "
+        "directory (e.g. the service's /etc/tabula/tabula.env)",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in COMMAND_MODULES:

@@ -7,7 +7,8 @@ import asyncio
 import sys
 from pathlib import Path
 
-from bot.config import Settings, SettingsError, load_settings
+from bot.cli.startup import CONFIG_STATUS, database_problem, start
+from bot.config import Settings
 from bot.console.app import ConsoleApp
 from bot.services.clock import SystemClock
 from bot.services.computer_runner import TurnRunner
@@ -69,12 +70,22 @@ async def run_console(
         await repository.close()
 
 
+def start_console(database: Path, images: Path | None, settings: Settings) -> int:
+    """Run the console; a database it cannot use is one line and status 1."""
+    problem = database_problem(database)
+    if problem is not None:
+        print(f"tabula: {problem}", file=sys.stderr)
+        return 1
+    try:
+        asyncio.run(run_console(database, images, settings))
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     """Start the console."""
-    try:
-        settings = load_settings()
-    except SettingsError as exc:
-        print(f"tabula: {exc}", file=sys.stderr)
-        return 2
-    asyncio.run(run_console(args.database or settings.database, args.images, settings))
-    return 0
+    settings = start(args)
+    if settings is None:
+        return CONFIG_STATUS
+    return start_console(args.database or settings.database, args.images, settings)

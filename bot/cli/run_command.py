@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from dataclasses import replace
 
-from bot.cli.console_command import add_console_arguments, run_console
+from bot.cli.console_command import add_console_arguments, start_console
+from bot.cli.startup import CONFIG_STATUS, database_problem, start
 from bot.client import run_bot
-from bot.config import SettingsError, load_settings
 
 NO_TOKEN_HELP = (
     "No Discord token configured, so the local console opens instead. To run the Discord "
@@ -27,17 +26,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    """Start the bot with the configured token, or the console without one."""
-    try:
-        settings = load_settings()
-    except SettingsError as exc:
-        print(f"tabula: {exc}", file=sys.stderr)
-        return 2
-    database = args.database or settings.database
-    if settings.token is None:
-        print(NO_TOKEN_HELP, file=sys.stderr)
-        asyncio.run(run_console(database, args.images, settings))
-        return 0
+    """Start the bot with the configured token, or the console without one.
+
+    A bad configuration or a database the bot could not write stops it with one line per
+    problem and a non-zero status, before anything connects.
+    """
+    settings = start(args)
+    if settings is None:
+        return CONFIG_STATUS
     if args.database is not None:
         settings = replace(settings, database=args.database)
+    if settings.token is None:
+        print(NO_TOKEN_HELP, file=sys.stderr)
+        return start_console(settings.database, args.images, settings)
+    problem = database_problem(settings.database)
+    if problem is not None:
+        print(f"tabula: {problem}", file=sys.stderr)
+        return 1
     return run_bot(settings)

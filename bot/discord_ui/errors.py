@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 
 from bot.services.errors import ServiceError
+from bot.services.gate import Gate
 from bot.services.settings import ChannelNotAllowedError
 from rules import GameError
 
@@ -74,8 +75,17 @@ async def report(interaction: discord.Interaction, error: BaseException) -> None
 async def guarded(
     interaction: discord.Interaction, action: Callable[[], Awaitable[object]]
 ) -> None:
-    """Run a component's action; refusals and failures are answered, never raised."""
+    """Run a component's action; refusals and failures are answered, never raised.
+
+    The action counts as work in progress for a graceful shutdown; once the bot is
+    stopping it is refused with a "restarting" message instead.
+    """
+    gate: Gate | None = getattr(interaction.client, "gate", None)
     try:
-        await action()
+        if gate is None:
+            await action()
+        else:
+            async with gate.enter():
+                await action()
     except Exception as error:
         await report(interaction, error)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot.ai import DEFAULT_SECONDS
 from bot.services.background import Background
@@ -13,6 +13,7 @@ from bot.services.clock import Clock
 from bot.services.computer import COMPUTER_NAME, ComputerService
 from bot.services.computer_runner import TurnRunner
 from bot.services.games import GameService
+from bot.services.gate import Gate
 from bot.services.notify import Notifier, NullNotifier, TournamentNotifier
 from bot.services.ratings import RatingService
 from bot.services.scheduler import Scheduler
@@ -37,6 +38,8 @@ class Services:
     ratings: RatingService
     tournaments: TournamentService
     background: Background
+    gate: Gate = field(default_factory=Gate)
+    """Counts requests in progress; closed at shutdown so that no new ones start."""
 
     @classmethod
     def build(
@@ -61,7 +64,8 @@ class Services:
         runs what a command sets off but must not wait for (default: asyncio tasks).
         """
         background = background or Background()
-        games = GameService(repository, clock, notifier)
+        gate = Gate()
+        games = GameService(repository, clock, notifier, gate=gate)
         settings = SettingsService(repository, clock)
         challenges = ChallengeService(repository, clock, games, settings, notifier, rng=rng)
         computer = ComputerService(
@@ -101,4 +105,5 @@ class Services:
             ratings,
             tournaments,
             background,
+            gate,
         )

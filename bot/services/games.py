@@ -24,6 +24,7 @@ from bot.services.errors import (
     NotYourTurnError,
     ServiceError,
 )
+from bot.services.gate import Gate
 from bot.services.locks import KeyedLocks
 from bot.services.notify import Notifier
 from bot.services.results import (
@@ -131,6 +132,7 @@ class GameService:
         *,
         snapshot_every: int = 25,
         cache_size: int = 2048,
+        gate: Gate | None = None,
     ) -> None:
         self._repository = repository
         self._clock = clock
@@ -138,7 +140,7 @@ class GameService:
         self._snapshot_every = snapshot_every
         self._cache_size = cache_size
         self._cache: OrderedDict[int, _Loaded] = OrderedDict()
-        self._locks = KeyedLocks()
+        self._locks = KeyedLocks(gate)
         self.move_hooks: list[MoveHook] = []
         """Called after every committed move, outside the game's lock."""
         self.finish_hooks: list[FinishHook] = []

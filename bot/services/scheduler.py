@@ -7,6 +7,7 @@ became due while the bot was down. Later slices add jobs (reminders, timeouts, r
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
@@ -23,6 +24,7 @@ class Scheduler:
         self.interval = interval
         """Seconds between ticks."""
         self._jobs: list[tuple[str, Job]] = []
+        self._stopping = asyncio.Event()
 
     def add(self, name: str, job: Job) -> None:
         """Run `job` on every tick from now on."""
@@ -42,7 +44,12 @@ class Scheduler:
                 log.exception("scheduled job %r failed", name)
 
     async def run_forever(self) -> None:
-        """Tick every `interval` seconds until cancelled."""
-        while True:
+        """Tick every `interval` seconds until `stop()` (or cancelled)."""
+        while not self._stopping.is_set():
             await self.tick()
-            await asyncio.sleep(self.interval)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopping.wait(), self.interval)
+
+    def stop(self) -> None:
+        """End `run_forever` once the tick in progress (if any) is done."""
+        self._stopping.set()

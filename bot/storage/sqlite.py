@@ -51,6 +51,10 @@ MEMORY = ":memory:"
 """Pass as the path for a private in-memory database (tests)."""
 
 
+class SchemaTooNewError(Exception):
+    """The database was migrated by a newer version of Tabula than this one."""
+
+
 def migrations() -> list[tuple[int, str, str]]:
     """Every migration as (number, file name, SQL), in order."""
     found = []
@@ -449,7 +453,14 @@ class SqliteRepository:
         applied = []
         async with self._lock:
             current = await self.schema_version()
-            for number, name, sql in migrations():
+            known = migrations()
+            latest = len(known)
+            if current > latest:
+                raise SchemaTooNewError(
+                    f"the database is at schema version {current}, newer than this version "
+                    f"of Tabula knows ({latest}): upgrade Tabula, or restore a backup"
+                )
+            for number, name, sql in known:
                 if number <= current:
                     continue
                 log.info("applying database migration %s", name)

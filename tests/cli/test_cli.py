@@ -126,14 +126,16 @@ def test_run_without_token_opens_the_console(
     assert (tmp_path / "t.sqlite3").is_file()
 
 
-def test_run_with_a_bad_sync_setting_explains(
+def test_run_with_a_bad_setting_explains(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path
 ) -> None:
-    """With a token, a malformed TABULA_SYNC_COMMANDS is reported before connecting."""
+    """With a token, a bad setting is reported in one line before connecting; exit 2."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
-    monkeypatch.setenv("TABULA_SYNC_COMMANDS", "everywhere")
+    monkeypatch.setenv("TABULA_LOG_LEVEL", "loud")
     assert main(["run"]) == 2
     captured = capsys.readouterr()
-    assert "TABULA_SYNC_COMMANDS must be `global` or a server id" in captured.err
+    assert captured.err == (
+        "tabula: TABULA_LOG_LEVEL must be one of debug, info, warning, error (got 'loud')\n"
+    )
     assert "not-a-real-token" not in captured.err + captured.out

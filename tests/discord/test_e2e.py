@@ -32,10 +32,11 @@ COMMANDS = {
 async def running(
     fake: FakeDiscord, database: Path, clock: Clock | None = None
 ) -> AsyncIterator[TabulaBot]:
-    """The bot over `database`, connected to the fake, syncing its commands."""
-    settings = Settings(token=fake.token, database=database, sync_commands="global")
+    """The bot over `database`, connected to the fake, its commands synced."""
+    settings = Settings(token=fake.token, database=database)
     bot = TabulaBot(settings, clock=clock, tick_seconds=0.05, guild_ready_timeout=0.05)
     async with fake.run_client(bot):
+        await bot.sync_commands()
         yield bot
 
 

@@ -18,12 +18,11 @@ async def test_a_game_against_the_computer(fake_club: FakeClub, tmp_path: Path) 
     """/play against the bot at a level: a thread, the computer's replies posted like a
     player's, an undo it allows, a draw it declines, a level refused against a person."""
     fake, alice = fake_club.fake, fake_club.alice
-    settings = Settings(
-        token=fake.token, database=tmp_path / "c.sqlite3", sync_commands="global", ai_seconds=1.0
-    )
+    settings = Settings(token=fake.token, database=tmp_path / "c.sqlite3", ai_seconds=1.0)
     bot = TabulaBot(settings, tick_seconds=0.05, guild_ready_timeout=0.05)
     channel = fake_club.channel
     async with fake.run_client(bot):
+        await bot.sync_commands()
         text = await private_reply(
             fake,
             fake.slash(

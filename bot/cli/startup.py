@@ -1,0 +1,65 @@
+"""What commands that use the settings do first: read them, or explain in one line each."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sqlite3
+import sys
+from pathlib import Path
+
+from bot.config import ConfigReport, Settings, read_config
+from bot.doctor import database_location_problem
+from bot.logs import configure_logging
+from bot.storage.sqlite import SchemaTooNewError, SqliteRepository
+
+CONFIG_STATUS = 2
+"""Exit status for a bad configuration (like a usage error)."""
+
+
+DEFAULT_ENV_FILE = Path(".env")
+
+
+def read(args: argparse.Namespace) -> ConfigReport:
+    """Every setting with its origin, problems collected (`--env-file` honoured)."""
+    return read_config(
+        env_file=args.env_file or DEFAULT_ENV_FILE, require_env_file=bool(args.env_file)
+    )
+
+
+def settings_or_report(args: argparse.Namespace) -> Settings | None:
+    """The settings, or None after printing one line per configuration problem."""
+    report = read(args)
+    for problem in report.problems:
+        print(f"tabula: {problem}", file=sys.stderr)
+    return None if report.problems else report.settings
+
+
+def start(args: argparse.Namespace) -> Settings | None:
+    """Read the settings and configure logging; None (problems printed) if they are bad."""
+    settings = settings_or_report(args)
+    if settings is not None:
+        configure_logging(settings)
+    return settings
+
+
+def database_problem(path: Path) -> str | None:
+    """Why the database at `path` cannot be used, in one line; None if it can.
+
+    Opens it once (creating it and applying pending migrations), so that a damaged file,
+    a schema newer than this code or an unwritable folder is reported before the bot
+    connects to Discord.
+    """
+    problem = database_location_problem(path)
+    if problem is not None:
+        return problem
+    try:
+        asyncio.run(_open_and_close(path))
+    except (sqlite3.Error, SchemaTooNewError) as error:
+        return f"cannot use the database {path}: {error}"
+    return None
+
+
+async def _open_and_close(path: Path) -> None:
+    repository = await SqliteRepository.open(path)
+    await repository.close()

@@ -1,0 +1,230 @@
+"""`tabula doctor`'s checks: configuration, token, database file, folder, schema, disk."""
+
+from __future__ import annotations
+
+import enum
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.config import SETTINGS, ConfigReport
+from bot.logs import TOKEN_SHAPE
+from bot.storage.maintenance import MaintenanceError, inspect_database, latest_schema
+
+LOW_DISK = 64 * 1024**2
+"""Below this much free space the database may fail to grow: a problem."""
+SMALL_DISK = 512 * 1024**2
+"""Below this much free space: a warning."""
+ENV_NAMES = {entry.name: entry.env for entry in SETTINGS}
+
+
+class Status(enum.Enum):
+    """How a check went."""
+
+    OK = "ok"
+    WARNING = "warning"
+    PROBLEM = "problem"
+
+
+@dataclass(frozen=True)
+class Check:
+    """One line of the report, with a hint on what to do when it is not ok."""
+
+    name: str
+    status: Status
+    detail: str
+    hint: str | None = None
+
+
+def human_size(size: float) -> str:
+    """`1.5 MiB`."""
+    for unit in ("bytes", "KiB", "MiB", "GiB"):
+        if size < 1024 or unit == "GiB":
+            return f"{size:.0f} {unit}" if unit == "bytes" else f"{size:.1f} {unit}"
+        size /= 1024
+    raise AssertionError("unreachable")
+
+
+def existing_folder(path: Path) -> Path:
+    """The nearest ancestor of `path` that exists (where its folders would be created)."""
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    return folder
+
+
+def database_location_problem(path: Path) -> str | None:
+    """Why the bot could not create or write the database at `path`; None if it can.
+
+    Writing is tried for real (a temporary file in the folder), so the answer is right for
+    the user running this, including root, for whom permission bits do not apply.
+    """
+    if path.is_dir():
+        return f"the database path {path} is a folder, not a file"
+    folder = path.parent if path.parent.exists() else existing_folder(path)
+    if not folder.is_dir():
+        return f"cannot create the database {path}: {folder} is not a folder"
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        return f"cannot write in {folder} (for the database {path}): {error.strerror}"
+    for file in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        if file.exists() and not os.access(file, os.R_OK | os.W_OK):
+            return f"cannot write the database file {file}: permission denied"
+    return None
+
+
+def check_configuration(report: ConfigReport) -> Iterator[Check]:
+    """Each configuration problem, each oddity, or one ok naming the sources."""
+    for problem in report.problems:
+        yield Check("configuration", Status.PROBLEM, problem, "see the README's Settings table")
+    for note in report.notes:
+        yield Check("configuration", Status.WARNING, note)
+    if not report.problems:
+        sources = sorted({origin for origin in report.origins.values() if origin != "default"})
+        read = ", ".join(sources) if sources else "defaults only"
+        yield Check("configuration", Status.OK, f"valid (read from: {read})")
+
+
+def check_token(token: str | None) -> Check:
+    """Is a token set, and does it look like one? The token itself is never shown."""
+    if token is None:
+        return Check(
+            "token",
+            Status.PROBLEM,
+            f"{ENV_NAMES['token']} is not set (`tabula run` would open the local console)",
+            "put the bot token from the Discord developer portal in DISCORD_TOKEN",
+        )
+    if TOKEN_SHAPE.fullmatch(token) is None:
+        return Check(
+            "token",
+            Status.WARNING,
+            f"set ({len(token)} characters) but not shaped like a Discord bot token",
+            "copy it again from the developer portal (Bot → Reset Token)",
+        )
+    return Check("token", Status.OK, f"set ({len(token)} characters, shaped like a bot token)")
+
+
+def check_user() -> Iterator[Check]:
+    """Running as root makes the permission checks below meaningless for the service user."""
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        yield Check(
+            "user",
+            Status.WARNING,
+            "running as root: the write checks pass for root even where the bot's own user "
+            "would be refused",
+            "run the doctor as the service's user, e.g. `sudo -u tabula tabula doctor`",
+        )
+
+
+def check_database(path: Path, *, quick: bool = False) -> Iterator[Check]:
+    """The file and its folder, integrity, schema version, journal mode, free space."""
+    problem = database_location_problem(path)
+    if problem is not None:
+        yield Check(
+            "database folder",
+            Status.PROBLEM,
+            problem,
+            "the folder must be writable by the bot's user: SQLite keeps -wal and -shm "
+            "files beside the database",
+        )
+    else:
+        yield Check("database folder", Status.OK, f"{existing_folder(path)} is writable")
+    yield from _check_disk(path)
+    if not path.exists():
+        yield Check("database", Status.OK, f"{path} does not exist yet: created at first start")
+        return
+    if path.is_dir():
+        return
+    check = "quick_check" if quick else "integrity_check"
+    try:
+        info = inspect_database(path, check=check)
+    except MaintenanceError as error:
+        yield Check("database", Status.PROBLEM, str(error), "restore a backup (README, Backups)")
+        return
+    yield Check("database", Status.OK, f"{path} ({human_size(info.size)})")
+    if info.intact:
+        yield Check("integrity", Status.OK, f"PRAGMA {check}: ok")
+    else:
+        findings = "; ".join(info.integrity[:3])
+        yield Check(
+            "integrity",
+            Status.PROBLEM,
+            f"PRAGMA {check} found damage: {findings}",
+            "stop the bot and restore the latest backup (README, Backups)",
+        )
+    yield _check_schema(info.schema_version)
+    if info.journal_mode.lower() == "wal":
+        yield Check("journal mode", Status.OK, "wal")
+    else:
+        yield Check(
+            "journal mode",
+            Status.WARNING,
+            f"{info.journal_mode}, not wal",
+            "Tabula switches the database to WAL when it starts",
+        )
+
+
+def _check_schema(version: int) -> Check:
+    latest = latest_schema()
+    if version == latest:
+        return Check("migrations", Status.OK, f"schema version {version}, the latest")
+    if version < latest:
+        return Check(
+            "migrations",
+            Status.WARNING,
+            f"schema version {version}; {latest - version} migration(s) to apply",
+            "they are applied when the bot starts; take a backup first",
+        )
+    return Check(
+        "migrations",
+        Status.PROBLEM,
+        f"schema version {version} is newer than this version of Tabula knows ({latest})",
+        "upgrade Tabula to the version that wrote this database, or restore a backup",
+    )
+
+
+def _check_disk(path: Path) -> Iterator[Check]:
+    folder = existing_folder(path)
+    if not folder.is_dir():
+        return
+    free = shutil.disk_usage(folder).free
+    detail = f"{human_size(free)} free in {folder}"
+    if free < LOW_DISK:
+        yield Check("disk space", Status.PROBLEM, detail, "free some space: writes will fail")
+    elif free < SMALL_DISK:
+        yield Check("disk space", Status.WARNING, detail, "the database will need room to grow")
+    else:
+        yield Check("disk space", Status.OK, detail)
+
+
+def run_checks(report: ConfigReport, *, quick: bool = False) -> list[Check]:
+    """Every check, in the order they are printed."""
+    checks = list(check_configuration(report))
+    checks.append(check_token(report.settings.token))
+    checks += check_user()
+    checks += check_database(report.settings.database, quick=quick)
+    return checks
+
+
+def format_report(checks: list[Check]) -> str:
+    """One line per check, hints indented below, and a last line with the verdict."""
+    width = max(len(check.name) for check in checks)
+    lines = []
+    for check in checks:
+        lines.append(f"{check.status.value:<8} {check.name:<{width}}  {check.detail}")
+        if check.hint and check.status is not Status.OK:
+            lines.append(f"{'':<8} {'':<{width}}  → {check.hint}")
+    problems = sum(check.status is Status.PROBLEM for check in checks)
+    warnings = sum(check.status is Status.WARNING for check in checks)
+    if problems:
+        lines.append(f"{problems} problem(s), {warnings} warning(s).")
+    elif warnings:
+        lines.append(f"No problems; {warnings} warning(s).")
+    else:
+        lines.append("All checks passed.")
+    return "\n".join(lines)

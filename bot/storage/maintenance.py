@@ -1,0 +1,237 @@
+"""Database upkeep for operators: inspection (`tabula doctor`) and online backups.
+
+These run in their own process next to a running bot, over their own connection. They
+never write to the live database: the backup reads one consistent snapshot (WAL lets the
+bot keep committing meanwhile) and writes a separate file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from urllib.parse import quote
+
+from bot.storage.sqlite import migrations
+
+
+class MaintenanceError(Exception):
+    """A database that cannot be inspected or backed up; the message says why in one line."""
+
+
+def latest_schema() -> int:
+    """The schema version this code migrates databases to (the last migration's number)."""
+    found = migrations()
+    return found[-1][0] if found else 0
+
+
+@dataclass(frozen=True)
+class DatabaseInfo:
+    """What `inspect_database` found."""
+
+    path: Path
+    size: int
+    """Bytes in the database file and its write-ahead log."""
+    schema_version: int
+    """`PRAGMA user_version`: the last migration applied."""
+    journal_mode: str
+    integrity: tuple[str, ...]
+    """`("ok",)` when intact; otherwise SQLite's findings (at most 20). Empty if not run."""
+    tables: dict[str, int]
+    """Rows per table."""
+
+    @property
+    def intact(self) -> bool:
+        """True when the integrity check ran and found nothing."""
+        return self.integrity == ("ok",)
+
+
+def database_size(path: Path) -> int:
+    """Bytes in the database file and its `-wal` file (0 for what does not exist)."""
+    return sum(
+        candidate.stat().st_size
+        for candidate in (path, path.with_name(path.name + "-wal"))
+        if candidate.is_file()
+    )
+
+
+@contextlib.contextmanager
+def _connect(path: Path) -> Iterator[sqlite3.Connection]:
+    """An existing database, opened without creating it."""
+    if not path.is_file():
+        raise MaintenanceError(f"no database at {path}")
+    try:
+        connection = sqlite3.connect(f"file:{quote(str(path))}?mode=rw", uri=True, timeout=10)
+    except sqlite3.Error as error:
+        raise MaintenanceError(f"cannot open {path}: {error}") from error
+    try:
+        yield connection
+    finally:
+        connection.close()
+
+
+def _inspect(connection: sqlite3.Connection, path: Path, check: str | None) -> DatabaseInfo:
+    """What one connection's database holds; `path` is where its file is.
+
+    Rows are counted only when the check found nothing (or did not run): counting a
+    damaged table could fail and hide the findings.
+    """
+    version = int(connection.execute("PRAGMA user_version").fetchone()[0])
+    journal = str(connection.execute("PRAGMA journal_mode").fetchone()[0])
+    findings: tuple[str, ...] = ()
+    if check is not None:
+        rows = connection.execute(f"PRAGMA {check}(20)").fetchall()
+        lines = [line for row in rows for line in str(row[0]).splitlines()]
+        findings = tuple(line for line in lines if not line.startswith("*** in database"))[:20]
+    tables: dict[str, int] = {}
+    if check is None or findings == ("ok",):
+        names = [
+            str(row[0])
+            for row in connection.execute(
+                "SELECT name FROM sqlite_schema WHERE type = 'table' "
+                "AND name NOT LIKE 'sqlite_%' ORDER BY name"
+            )
+        ]
+        for name in names:
+            tables[name] = int(connection.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0])
+    return DatabaseInfo(path, database_size(path), version, journal, findings, tables)
+
+
+def inspect_database(path: Path, *, check: str | None = "integrity_check") -> DatabaseInfo:
+    """Look at an existing database without changing it.
+
+    `check` is `integrity_check` (reads every page), `quick_check` (faster, skips index
+    contents) or None. Raises `MaintenanceError` if the file is missing or not a database.
+    """
+    with _connect(path) as connection:
+        try:
+            return _inspect(connection, path, check)
+        except sqlite3.DatabaseError as error:
+            raise MaintenanceError(f"{path} is not a readable SQLite database: {error}") from error
+
+
+def timestamp(now: datetime | None = None) -> str:
+    """The time (default: now) in UTC for file names: `20250301-093000`."""
+    return f"{(now or datetime.now(UTC)).astimezone(UTC):%Y%m%d-%H%M%S}"
+
+
+def backup_name(now: datetime | None = None) -> str:
+    """A file name for a backup taken now: `tabula-20250301-093000.sqlite3` (UTC)."""
+    return f"tabula-{timestamp(now)}.sqlite3"
+
+
+def backup_database(source: Path, target: Path, *, overwrite: bool = False) -> DatabaseInfo:
+    """Copy the database at `source` to `target` with SQLite's online backup API.
+
+    Safe while the bot runs: the copy is one snapshot of committed data (a single backup
+    step under one read transaction; in WAL mode the bot's writes go on meanwhile). If
+    `target` is a folder, the copy gets a timestamped name inside it. The copy is written
+    to a temporary file, checked with `PRAGMA integrity_check`, switched to a plain
+    rollback journal (one self-contained file), and only then renamed to `target`.
+    Returns what the copy holds.
+    """
+    if target.is_dir():
+        target = target / backup_name()
+    if target.resolve() == source.resolve():
+        raise MaintenanceError("the backup cannot replace the database itself")
+    if target.exists() and not overwrite:
+        raise MaintenanceError(f"{target} already exists (use --force to replace it)")
+    if not target.parent.is_dir():
+        raise MaintenanceError(f"the folder {target.parent} does not exist")
+    partial = target.with_name(f".{target.name}.partial")
+    with contextlib.suppress(FileNotFoundError):
+        partial.unlink()
+    try:
+        with _connect(source) as connection:
+            copy = sqlite3.connect(partial)
+            try:
+                connection.backup(copy)
+                copy.execute("PRAGMA journal_mode = DELETE")
+                info = _inspect(copy, partial, "integrity_check")
+            finally:
+                copy.close()
+        if not info.intact:
+            raise MaintenanceError(f"the copy failed its integrity check: {info.integrity[0]}")
+        with partial.open("rb") as written:
+            os.fsync(written.fileno())
+        partial.replace(target)
+    except sqlite3.Error as error:
+        raise MaintenanceError(f"the backup to {target} failed: {error}") from error
+    except OSError as error:
+        raise MaintenanceError(f"the backup to {target} failed: {error.strerror}") from error
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            partial.unlink()
+    return replace(info, path=target, size=target.stat().st_size)
+
+
+BACKUP_NAME = re.compile(r"tabula-\d{8}-\d{6}\.sqlite3")
+"""The names `backup_name` gives; only such files are pruned."""
+
+
+def prune_backups(folder: Path, keep: int) -> list[Path]:
+    """Delete all but the `keep` newest timestamped backups in `folder`; return the deleted."""
+    backups = sorted(path for path in folder.iterdir() if BACKUP_NAME.fullmatch(path.name))
+    old = backups[: max(len(backups) - keep, 0)]
+    for path in old:
+        path.unlink()
+    return old
+
+
+def companions(path: Path) -> list[Path]:
+    """The database's `-wal` and `-shm` files (whether they exist or not)."""
+    return [path.with_name(path.name + suffix) for suffix in ("-wal", "-shm")]
+
+
+def restore_database(backup: Path, database: Path, *, force: bool = False) -> Path | None:
+    """Put the backup in the database's place; the bot must be stopped.
+
+    The backup is checked first (integrity, a schema this code knows). A database in the
+    way is not deleted: it and its `-wal`/`-shm` files are renamed with a `.replaced-…`
+    suffix, whose path is returned. A `-wal` file means the bot is running or did not
+    stop cleanly: refused unless `force`.
+    """
+    info = inspect_database(backup)
+    if not info.intact:
+        raise MaintenanceError(f"{backup} is damaged: {info.integrity[0]}")
+    if info.schema_version > latest_schema():
+        raise MaintenanceError(
+            f"{backup} has schema version {info.schema_version}, newer than this version "
+            f"of Tabula knows ({latest_schema()})"
+        )
+    wal = companions(database)[0]
+    if wal.exists() and not force:
+        raise MaintenanceError(
+            f"{wal} exists: the bot is running, or did not stop cleanly. Stop it first "
+            "(a clean stop removes that file); --force restores anyway"
+        )
+    if not database.parent.is_dir():
+        raise MaintenanceError(f"the folder {database.parent} does not exist")
+    partial = database.with_name(f".{database.name}.restoring")
+    aside = None
+    try:
+        with _connect(backup) as source:
+            copy = sqlite3.connect(partial)
+            try:
+                source.backup(copy)
+            finally:
+                copy.close()
+        if database.exists():
+            aside = database.with_name(f"{database.name}.replaced-{timestamp()}")
+            for path, moved in zip(
+                [database, *companions(database)], [aside, *companions(aside)], strict=True
+            ):
+                if path.exists():
+                    path.replace(moved)
+        partial.replace(database)
+    except (sqlite3.Error, OSError) as error:
+        raise MaintenanceError(f"the restore to {database} failed: {error}") from error
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            partial.unlink()
+    return aside

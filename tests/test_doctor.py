@@ -1,0 +1,256 @@
+"""`tabula doctor`: each check on good and broken set-ups, the report and the exit status."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from bot import doctor
+from bot.cli import main
+from bot.config import read_config
+from bot.doctor import Check, Status, database_location_problem, format_report, run_checks
+from bot.storage.maintenance import latest_schema
+from bot.storage.sqlite import SqliteRepository
+from tests.storage.test_maintenance import damage, database_with_moves
+
+TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789"
+
+
+@pytest.fixture(autouse=True)
+def not_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Checks run as an ordinary user unless a test says otherwise."""
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+
+
+def checks_for(tmp_path: Path, database: Path, **environ: str) -> dict[str, Check]:
+    """Run every check with the token set and `database`; the last check of each name."""
+    env = {"DISCORD_TOKEN": TOKEN, "TABULA_DATABASE": str(database), **environ}
+    report = read_config(env, tmp_path / ".env", tmp_path / "none.toml")
+    return {check.name: check for check in run_checks(report)}
+
+
+def statuses(checks: dict[str, Check]) -> dict[str, str]:
+    """Check name → status word."""
+    return {name: check.status.value for name, check in checks.items()}
+
+
+async def test_a_healthy_installation_passes_every_check(tmp_path: Path) -> None:
+    """Migrated, intact, WAL, writable: all ok."""
+    path = tmp_path / "t.sqlite3"
+    await database_with_moves(path)
+    checks = checks_for(tmp_path, path)
+    assert statuses(checks) == {
+        "configuration": "ok",
+        "token": "ok",
+        "database folder": "ok",
+        "disk space": "ok",
+        "database": "ok",
+        "integrity": "ok",
+        "migrations": "ok",
+        "journal mode": "ok",
+    }
+    assert checks["migrations"].detail == f"schema version {latest_schema()}, the latest"
+    assert checks["configuration"].detail == "valid (read from: environment)"
+
+
+def test_a_missing_database_will_be_created(tmp_path: Path) -> None:
+    """No file yet, in a folder that does not exist yet either: fine."""
+    checks = checks_for(tmp_path, tmp_path / "data" / "t.sqlite3")
+    assert checks["database"].status is Status.OK
+    assert "does not exist yet: created at first start" in checks["database"].detail
+    assert "integrity" not in checks
+
+
+def test_a_file_that_is_not_a_database_is_a_problem(tmp_path: Path) -> None:
+    """Garbage where the database should be: a problem with a hint to restore."""
+    path = tmp_path / "t.sqlite3"
+    path.write_bytes(b"not sqlite" * 500)
+    check = checks_for(tmp_path, path)["database"]
+    assert check.status is Status.PROBLEM
+    assert "is not a readable SQLite database" in check.detail
+    assert check.hint is not None and "restore a backup" in check.hint
+
+
+async def test_damaged_pages_are_an_integrity_problem(tmp_path: Path) -> None:
+    """`PRAGMA integrity_check` findings are shown (the first few)."""
+    path = tmp_path / "t.sqlite3"
+    await database_with_moves(path)
+    damage(path)
+    check = checks_for(tmp_path, path)["integrity"]
+    assert check.status is Status.PROBLEM
+    assert check.detail.startswith("PRAGMA integrity_check found damage: ")
+    assert "page" in check.detail
+
+
+async def test_a_newer_schema_is_a_problem_an_older_one_a_warning(tmp_path: Path) -> None:
+    """Newer than the code: upgrade or restore. Older: migrated at the next start."""
+    path = tmp_path / "t.sqlite3"
+    await database_with_moves(path)
+    set_version(path, latest_schema() + 2)
+    check = checks_for(tmp_path, path)["migrations"]
+    assert check.status is Status.PROBLEM
+    assert check.detail == (
+        f"schema version {latest_schema() + 2} is newer than this version of Tabula knows "
+        f"({latest_schema()})"
+    )
+    empty = tmp_path / "empty.sqlite3"
+    sqlite3.connect(empty).close()
+    check = checks_for(tmp_path, empty)["migrations"]
+    assert check.status is Status.WARNING
+    assert check.detail == f"schema version 0; {latest_schema()} migration(s) to apply"
+
+
+def set_version(path: Path, version: int) -> None:
+    """Set `PRAGMA user_version` as a newer Tabula would have."""
+    connection = sqlite3.connect(path)
+    connection.execute(f"PRAGMA user_version = {version}")
+    connection.commit()
+    connection.close()
+
+
+def test_a_rollback_journal_is_a_warning(tmp_path: Path) -> None:
+    """Not WAL (a copied-in file): Tabula switches it at start, so only a warning."""
+    path = tmp_path / "t.sqlite3"
+    connection = sqlite3.connect(path)
+    connection.execute("CREATE TABLE t (x)")
+    connection.close()
+    check = checks_for(tmp_path, path)["journal mode"]
+    assert check.status is Status.WARNING and check.detail == "delete, not wal"
+
+
+def test_a_file_where_the_folder_should_be_is_a_problem(tmp_path: Path) -> None:
+    """TABULA_DATABASE under a regular file: refused for any user, root included."""
+    blocker = tmp_path / "data"
+    blocker.write_text("a file", encoding="utf-8")
+    check = checks_for(tmp_path, blocker / "t.sqlite3")["database folder"]
+    assert check.status is Status.PROBLEM
+    assert (
+        check.detail
+        == f"cannot create the database {blocker / 't.sqlite3'}: {blocker} is not a folder"
+    )
+    assert check.hint is not None and "-wal and -shm" in check.hint
+
+
+def test_a_folder_as_database_path_is_a_problem(tmp_path: Path) -> None:
+    """TABULA_DATABASE naming a folder."""
+    assert database_location_problem(tmp_path) == (
+        f"the database path {tmp_path} is a folder, not a file"
+    )
+
+
+def test_an_unwritable_folder_is_a_problem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Writing is tried for real; when the system refuses, the check says so."""
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(doctor.tempfile, "TemporaryFile", refuse)
+    problem = database_location_problem(tmp_path / "t.sqlite3")
+    database = tmp_path / "t.sqlite3"
+    assert problem == f"cannot write in {tmp_path} (for the database {database}): Permission denied"
+
+
+@pytest.mark.skipif(
+    hasattr(os, "getuid") and os.getuid() == 0,
+    reason="permission bits do not stop root; test_root_is_warned_about covers that case",
+)
+def test_a_read_only_folder_is_a_problem(tmp_path: Path) -> None:
+    """A real read-only folder (as an ordinary user)."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o555)
+    try:
+        problem = database_location_problem(folder / "t.sqlite3")
+    finally:
+        folder.chmod(0o755)
+    assert problem is not None and "Permission denied" in problem
+
+
+def test_root_is_warned_about(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As root, the write checks cannot speak for the service's user: a warning says so."""
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    check = checks_for(tmp_path, tmp_path / "t.sqlite3")["user"]
+    assert check.status is Status.WARNING
+    assert "running as root" in check.detail
+
+
+def test_low_disk_space(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under 64 MiB free: a problem; under 512 MiB: a warning."""
+    usage = SimpleNamespace(free=10 * 1024**2)
+    monkeypatch.setattr(doctor.shutil, "disk_usage", lambda path: usage)
+    check = checks_for(tmp_path, tmp_path / "t.sqlite3")["disk space"]
+    assert check.status is Status.PROBLEM and check.detail.startswith("10.0 MiB free in ")
+    usage.free = 300 * 1024**2
+    check = checks_for(tmp_path, tmp_path / "t.sqlite3")["disk space"]
+    assert check.status is Status.WARNING
+
+
+def test_token_checks_never_show_the_token(tmp_path: Path) -> None:
+    """Missing: a problem. Oddly shaped: a warning. The value itself never appears."""
+    report = read_config({}, tmp_path / ".env", tmp_path / "none.toml")
+    missing = {check.name: check for check in run_checks(report)}["token"]
+    assert missing.status is Status.PROBLEM and "DISCORD_TOKEN is not set" in missing.detail
+    odd = checks_for(tmp_path, tmp_path / "t.sqlite3", DISCORD_TOKEN="hunter2-not-a-token")
+    assert odd["token"].status is Status.WARNING
+    assert odd["token"].detail == "set (19 characters) but not shaped like a Discord bot token"
+    text = format_report(list(odd.values()))
+    assert "hunter2" not in text
+
+
+def test_configuration_problems_are_listed(tmp_path: Path) -> None:
+    """Each bad setting is its own problem line; unknown TABULA_ variables are warnings."""
+    checks = run_checks(
+        read_config(
+            {"TABULA_LOG_LEVEL": "loud", "TABULA_SHUTDOWN_TIMEOUT": "x", "TABULA_FOO": "1"},
+            tmp_path / ".env",
+            tmp_path / "none.toml",
+        )
+    )
+    configuration = [check for check in checks if check.name == "configuration"]
+    assert [check.status for check in configuration] == [
+        Status.PROBLEM,
+        Status.PROBLEM,
+        Status.WARNING,
+    ]
+
+
+def test_the_report_format() -> None:
+    """Aligned columns, hints under problems and warnings only, a verdict line."""
+    text = format_report(
+        [
+            Check("token", Status.OK, "set", "never shown"),
+            Check("disk space", Status.PROBLEM, "1 MiB free", "free some space"),
+        ]
+    )
+    assert text.splitlines() == [
+        "ok       token       set",
+        "problem  disk space  1 MiB free",
+        "                     → free some space",
+        "1 problem(s), 0 warning(s).",
+    ]
+
+
+async def test_the_command_exits_1_on_problems_and_0_without(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`tabula doctor` prints the report; status 1 with a problem, 0 with warnings only."""
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "t.sqlite3"
+    repo = await SqliteRepository.open(path)
+    await repo.close()
+    monkeypatch.setenv("TABULA_DATABASE", str(path))
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("TABULA_DISCORD_LOG_LEVEL", "")
+    assert main(["doctor"]) == 0
+    out = capsys.readouterr().out
+    assert out.endswith("All checks passed.\n")
+    assert TOKEN not in out
+    monkeypatch.delenv("DISCORD_TOKEN")
+    assert main(["doctor", "--quick"]) == 1
+    out = capsys.readouterr().out
+    assert "PRAGMA quick_check: ok" in out
+    assert out.endswith("1 problem(s), 0 warning(s).\n")
