@@ -136,6 +136,8 @@ class TournamentService:
         self._notifier = notifier
         self._background = background
         self._locks = KeyedLocks()
+        self._waiting: set[int] = set()
+        """Tournaments with an advance scheduled that has not taken the lock yet."""
 
     # --- finding ---
 
@@ -353,7 +355,7 @@ class TournamentService:
                     f"{_players(len(view.entrants))} entered."
                 )
             started = await self._start(view)
-        self._background.run(f"tournament {started.id}: round 1", partial(self.advance, view.id))
+        self._schedule(started.id, "round 1")
         return started
 
     async def _start(self, view: TournamentView) -> TournamentView:
@@ -422,10 +424,23 @@ class TournamentService:
         result = Result.from_winner(view.record.winner)
         if await self._repository.set_pairing_result(pairing.id, result):
             log.info("tournament %s: game %s ended %s", tournament_id, view.id, result.label)
-            self._background.run(
-                f"tournament {tournament_id}: after game {view.id}",
-                partial(self.advance, tournament_id),
-            )
+            self._schedule(tournament_id, f"after game {view.id}")
+
+    def _schedule(self, tournament_id: int, why: str) -> None:
+        """Advance the tournament in the background, once for all the results that came in
+        while an earlier advance was waiting for the tournament's lock."""
+        if tournament_id in self._waiting:
+            return
+        self._waiting.add(tournament_id)
+        self._background.run(
+            f"tournament {tournament_id}: {why}", partial(self._scheduled, tournament_id)
+        )
+
+    async def _scheduled(self, tournament_id: int) -> None:
+        async with self._locks(tournament_id):
+            # From here on, a new result schedules another advance.
+            self._waiting.discard(tournament_id)
+            await self._advance(tournament_id)
 
     async def advance_all(self) -> list[int]:
         """The scheduler job: advance every running tournament that has something to do."""
@@ -441,28 +456,32 @@ class TournamentService:
         running this again (after a crash, or twice at once) never repeats anything.
         """
         async with self._locks(tournament_id):
-            view = await self.view(tournament_id)
-            if view.record.status is not TournamentStatus.RUNNING:
-                return view
-            view = await self._collect_results(view)
-            state = view.state
-            assert state is not None
-            while made := await asyncio.to_thread(state.advance):
-                await self._repository.add_pairings(tournament_id, made)
-                state = state.with_pairings(made)
-            view = await self._make_games(await self.view(tournament_id))
-            view = await self._announce(view)
-            state = view.state
-            if state is not None and state.is_finished:
-                now = self._clock.now()
-                finished = view.record.evolve(
-                    status=TournamentStatus.FINISHED, finished_at=now, updated_at=now
-                )
-                await self._repository.update_tournament(finished)
-                view = await self.view(tournament_id)
-                log.info("tournament %s finished", tournament_id)
-                await self._notify(self._notifier.tournament_finished(view))
+            return await self._advance(tournament_id)
+
+    async def _advance(self, tournament_id: int) -> TournamentView:
+        """`advance`, under the tournament's lock."""
+        view = await self.view(tournament_id)
+        if view.record.status is not TournamentStatus.RUNNING:
             return view
+        view = await self._collect_results(view)
+        state = view.state
+        assert state is not None
+        while made := await asyncio.to_thread(state.advance):
+            await self._repository.add_pairings(tournament_id, made)
+            state = state.with_pairings(made)
+        view = await self._make_games(await self.view(tournament_id))
+        view = await self._announce(view)
+        state = view.state
+        if state is not None and state.is_finished:
+            now = self._clock.now()
+            finished = view.record.evolve(
+                status=TournamentStatus.FINISHED, finished_at=now, updated_at=now
+            )
+            await self._repository.update_tournament(finished)
+            view = await self.view(tournament_id)
+            log.info("tournament %s finished", tournament_id)
+            await self._notify(self._notifier.tournament_finished(view))
+        return view
 
     async def _collect_results(self, view: TournamentView) -> TournamentView:
         """Store results of games that ended while their result did not reach us."""
@@ -603,9 +622,7 @@ class TournamentService:
         if aborted:
             await self._notify(self._notifier.tournament_games_aborted(view, aborted))
         log.info("tournament %s: player %s withdrew", view.id, target)
-        self._background.run(
-            f"tournament {view.id}: after a withdrawal", partial(self.advance, view.id)
-        )
+        self._schedule(view.id, "after a withdrawal")
         return Withdrawal(view, target, tuple(resigned), tuple(aborted))
 
     # --- cancelling ---

@@ -12,6 +12,8 @@ import pytest
 
 from bot.competition.glicko2 import Rating
 from bot.competition.records import Result
+from bot.services.background import Background
+from bot.services.container import Services
 from bot.services.errors import InvalidInputError, InvalidStateError, NotAllowedError, NotFoundError
 from bot.services.players import Player
 from bot.services.tournament_views import TournamentView
@@ -445,3 +447,27 @@ async def test_random_swiss_tournaments_keep_the_pairing_rules(env: Env, field, 
     assert view.record.status is TournamentStatus.FINISHED
     assert view.current_round == 4
     assert all(leaver.id not in p.pairing.players for p in view.pairings if p.round > 2)
+
+
+async def test_results_arriving_together_share_one_advance(env: Env) -> None:
+    """Results recorded while an advance waits are handled by that one advance."""
+    services = Services.build(
+        env.repo, env.clock, env.notifier, background=Background(deferred=True)
+    )
+    view = await services.tournaments.create(
+        guild_id=GUILD, channel_id=CHANNEL, member=ORGANISER, game="groups", format="swiss"
+    )
+    for player in PLAYERS[:6]:
+        await services.tournaments.join(GUILD, view.id, player)
+    await services.tournaments.start(GUILD, view.id, ORGANISER)
+    await services.background.settle()
+    in_progress = await games_in_progress(env, view)
+    assert len(in_progress) == 3
+    for _, game in in_progress:
+        loser = game.players[1]
+        assert loser is not None
+        await services.games.resign(game.id, loser)
+    assert services.background.pending == 1
+    await services.background.settle()
+    view = await services.tournaments.view(view.id)
+    assert view.current_round == 2 and len(view.round_pairings(2)) == 3
