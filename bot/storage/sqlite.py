@@ -436,10 +436,15 @@ class SqliteRepository:
         return repository
 
     async def close(self) -> None:
-        """Close the connections."""
-        if self._reader is not None:
-            await self._reader.close()
-        await self._db.close()
+        """Close the connections once the transaction and read in progress (if any) end.
+
+        Closing the last connection checkpoints the write-ahead log into the database
+        file and removes the `-wal` and `-shm` files (a clean shutdown).
+        """
+        async with self._lock, self._read_lock:
+            if self._reader is not None:
+                await self._reader.close()
+            await self._db.close()
 
     async def schema_version(self) -> int:
         """The number of the last migration applied (`PRAGMA user_version`)."""

@@ -286,3 +286,16 @@ async def test_opening_a_database_from_a_newer_tabula_is_refused(tmp_path: Path)
     connection.close()
     with pytest.raises(SchemaTooNewError, match="newer than this version of Tabula knows"):
         await SqliteRepository.open(path)
+
+
+async def test_closing_waits_for_the_transaction_in_progress(tmp_path: Path) -> None:
+    """A shutdown's close() lets a move being stored commit, then leaves no -wal file."""
+    path = tmp_path / "t.sqlite3"
+    repo = await SqliteRepository.open(path)
+    game = await repo.create_game(new_game(1))
+    storing = asyncio.create_task(play(repo, game))
+    await asyncio.sleep(0)  # the move has taken the write lock and begun its transaction
+    await repo.close()
+    await storing
+    assert not path.with_name(path.name + "-wal").exists()
+    assert await consistent_moves(path) == 1
