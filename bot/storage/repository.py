@@ -208,13 +208,97 @@ class GuildSettings:
     """Members with this role may run tournaments (as may those who can manage the server)."""
 
 
+DEFAULT_REMINDERS = (timedelta(hours=24), timedelta(hours=1))
+"""How long before a deadline players are reminded, unless they chose otherwise."""
+DEFAULT_DIGEST_PERIOD = timedelta(days=1)
+
+
 @dataclass(frozen=True, slots=True)
 class UserSettings:
-    """A user's own settings."""
+    """A user's own settings (/settings)."""
 
     user_id: int
     dm_on_turn: bool = False
-    """Send a direct message when it becomes the user's turn."""
+    """Send a direct message when it becomes the user's turn (unless the digest is on)."""
+    reminders: tuple[timedelta, ...] = DEFAULT_REMINDERS
+    """How long before each deadline to remind the user, longest first; empty: never."""
+    digest: bool = False
+    """One direct message per period listing the games waiting for the user."""
+    digest_period: timedelta = DEFAULT_DIGEST_PERIOD
+    """The least time between two digests."""
+
+    @property
+    def wants_dms(self) -> bool:
+        """True when the user accepts direct messages from the bot (turn DMs or digest)."""
+        return self.dm_on_turn or self.digest
+
+
+@dataclass(frozen=True, slots=True)
+class ClockTurn:
+    """One turn of a game's clock: whose time runs since when, with which banks."""
+
+    game_id: int
+    turn: int
+    """1 for the game's first turn; each new turn (also one an undo restarts) adds one."""
+    seat: int
+    """The seat whose clock runs."""
+    start_ply: int
+    """The number of moves played before the turn began."""
+    started_at: datetime
+    banks: tuple[timedelta, timedelta] | None = None
+    """Capped increment: each seat's bank at the start of the turn; None per move."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameClock:
+    """A timed game's clock: its current turn and what is scheduled for it."""
+
+    current: ClockTurn
+    synced_ply: int
+    """The game's ply the clock has caught up with."""
+    deadline: datetime | None
+    """When the running clock runs out; None once stopped."""
+    remind_at: datetime | None
+    """When the next reminder is due; None when none is pending."""
+    stopped_at: datetime | None = None
+    """When the game ended."""
+
+    @property
+    def game_id(self) -> int:
+        """The game's id."""
+        return self.current.game_id
+
+
+@dataclass(frozen=True, slots=True)
+class Vacation:
+    """A stretch of time in which a user's clocks do not run."""
+
+    id: int
+    user_id: int
+    started_at: datetime
+    ends_at: datetime
+    """The planned end (the length asked for, or when the yearly allowance runs out)."""
+    ended_at: datetime | None = None
+    """When it was closed: early by the user, or at `ends_at`; None while open."""
+
+    @property
+    def end(self) -> datetime:
+        """When the vacation ends (or ended): early, or as planned."""
+        if self.ended_at is not None and self.ended_at < self.ends_at:
+            return self.ended_at
+        return self.ends_at
+
+    def is_on(self, now: datetime) -> bool:
+        """True while the vacation pauses the user's clocks."""
+        return self.started_at <= now < self.end
+
+
+@dataclass(frozen=True, slots=True)
+class Outage:
+    """A time the bot was down: no clock ran."""
+
+    started_at: datetime
+    ended_at: datetime
 
 
 class Repository(Protocol):
@@ -420,3 +504,102 @@ class Repository(Protocol):
 
     async def mark_pairing_announced(self, pairing_id: int) -> None:
         """Remember that the pairing's game was announced to its players."""
+
+    # --- clocks ---
+
+    async def get_clock(self, game_id: int) -> GameClock | None:
+        """The game's clock, or None when it has none (yet)."""
+        ...
+
+    async def clock_turns(self, game_id: int) -> list[ClockTurn]:
+        """Every turn of the game's clock, oldest first."""
+        ...
+
+    async def save_clock(
+        self, clock: GameClock, new_turns: Sequence[ClockTurn], now: datetime
+    ) -> bool:
+        """In one transaction, add `new_turns` and store `clock` (its turn is the newest).
+
+        Compare-and-set: refused (False, nothing stored) when the stored clock's turn is
+        no longer the one the caller started from, i.e. `new_turns[0].turn - 1` (or,
+        without new turns, `clock.current.turn`), or when a turn already exists.
+        """
+        ...
+
+    async def set_clock_schedule(
+        self, game_id: int, turn: int, deadline: datetime | None, remind_at: datetime | None
+    ) -> bool:
+        """Store the deadline and next reminder of the game's clock, if still at `turn`."""
+        ...
+
+    async def due_clocks(self, now: datetime) -> list[int]:
+        """Games whose clock deadline has come, soonest first."""
+        ...
+
+    async def due_reminders(self, now: datetime) -> list[int]:
+        """Games whose next reminder has come, soonest first."""
+        ...
+
+    async def clocks_to_sync(self) -> list[int]:
+        """Games whose clock is missing or behind: active timed games without a clock or
+        with moves it has not seen, and finished games whose clock still runs."""
+        ...
+
+    async def running_clocks(self) -> list[int]:
+        """Games whose clock runs."""
+        ...
+
+    async def claim_reminder(
+        self, game_id: int, turn: int, offset: timedelta, now: datetime
+    ) -> bool:
+        """Mark the reminder sent; False when it was claimed before (never send it then)."""
+        ...
+
+    async def sent_reminders(self, game_id: int, turn: int) -> frozenset[timedelta]:
+        """The offsets of the reminders sent in this turn."""
+        ...
+
+    # --- vacations and downtime ---
+
+    async def vacations(self, user_id: int, since: datetime) -> list[Vacation]:
+        """The user's vacations that end after `since` (or are open), oldest first."""
+        ...
+
+    async def open_vacation(self, user_id: int) -> Vacation | None:
+        """The user's vacation not closed yet, if any."""
+        ...
+
+    async def start_vacation(
+        self, user_id: int, started_at: datetime, ends_at: datetime
+    ) -> Vacation | None:
+        """Store a new vacation; None when the user already has an open one."""
+        ...
+
+    async def end_vacation(self, vacation_id: int, ended_at: datetime) -> Vacation | None:
+        """Close an open vacation at `ended_at`; None when it was closed already."""
+        ...
+
+    async def due_vacations(self, now: datetime) -> list[Vacation]:
+        """Open vacations whose planned end has come."""
+        ...
+
+    async def outages(self, since: datetime) -> list[Outage]:
+        """The bot's downtimes that end after `since`, oldest first."""
+        ...
+
+    async def record_outage(self, outage: Outage) -> None:
+        """Remember a time the bot was down."""
+
+    async def beat(self, now: datetime) -> datetime | None:
+        """Record that the scheduler runs at `now`; return the previous heartbeat."""
+        ...
+
+    # --- notifications ---
+
+    async def digest_candidates(self) -> list[tuple[UserSettings, datetime | None]]:
+        """Users with the digest on and some game waiting for them, with their last digest."""
+        ...
+
+    async def claim_digest(self, user_id: int, previous: datetime | None, now: datetime) -> bool:
+        """Set the user's last digest to `now` if it still is `previous` (compare-and-set)."""
+        ...

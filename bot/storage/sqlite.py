@@ -32,7 +32,9 @@ from bot.storage.repository import (
     DEFAULT_CHALLENGE_EXPIRY,
     ChallengeRecord,
     ChallengeStatus,
+    ClockTurn,
     DuplicateMoveError,
+    GameClock,
     GameRecord,
     GameStatus,
     GuildSettings,
@@ -40,8 +42,10 @@ from bot.storage.repository import (
     NewChallenge,
     NewGame,
     Offer,
+    Outage,
     Snapshot,
     UserSettings,
+    Vacation,
 )
 from rules import OptionValue
 
@@ -63,10 +67,16 @@ def migrations() -> list[tuple[int, str, str]]:
         if name.endswith(".sql") and name[:4].isdigit():
             found.append((int(name[:4]), name, entry.read_text(encoding="utf-8")))
     found.sort()
-    numbers = [number for number, _, _ in found]
-    if numbers != list(range(1, len(found) + 1)):
-        raise RuntimeError(f"migrations must be numbered 0001, 0002, ... without gaps: {numbers}")
+    check_numbering([number for number, _, _ in found])
     return found
+
+
+def check_numbering(numbers: list[int]) -> None:
+    """Refuse migrations that are not numbered 1, 2, 3, ... (a gap or a duplicate)."""
+    if sorted(numbers) != list(range(1, len(numbers) + 1)):
+        raise RuntimeError(
+            f"migrations must be numbered 0001, 0002, ... once each, without gaps: {numbers}"
+        )
 
 
 async def _connect(path: Path | str) -> aiosqlite.Connection:
@@ -176,6 +186,72 @@ def _move(row: sqlite3.Row) -> MoveRecord:
         notation=row["notation"],
         played_at=played,
     )
+
+
+def _seconds(delta: timedelta) -> int:
+    return int(delta.total_seconds())
+
+
+_USER_COLUMNS = "user_id, dm_on_turn, reminders, digest, digest_period_s"
+
+
+def _user_settings(row: sqlite3.Row) -> UserSettings:
+    reminders = tuple(
+        timedelta(seconds=int(part)) for part in row["reminders"].split(",") if part.strip()
+    )
+    return UserSettings(
+        user_id=row["user_id"],
+        dm_on_turn=bool(row["dm_on_turn"]),
+        reminders=reminders,
+        digest=bool(row["digest"]),
+        digest_period=timedelta(seconds=row["digest_period_s"]),
+    )
+
+
+def _clock_turn(row: sqlite3.Row) -> ClockTurn:
+    started = _parse_time(row["started_at"])
+    assert started is not None
+    banks = None
+    if row["bank0_s"] is not None and row["bank1_s"] is not None:
+        banks = (timedelta(seconds=row["bank0_s"]), timedelta(seconds=row["bank1_s"]))
+    return ClockTurn(
+        game_id=row["game_id"],
+        turn=row["turn"],
+        seat=row["seat"],
+        start_ply=row["start_ply"],
+        started_at=started,
+        banks=banks,
+    )
+
+
+def _clock_turn_values(turn: ClockTurn) -> tuple[Any, ...]:
+    banks = turn.banks
+    return (
+        turn.game_id,
+        turn.turn,
+        turn.seat,
+        turn.start_ply,
+        _time(turn.started_at),
+        None if banks is None else banks[0].total_seconds(),
+        None if banks is None else banks[1].total_seconds(),
+    )
+
+
+_VACATION_COLUMNS = "id, user_id, started_at, ends_at, ended_at"
+
+
+def _vacation(row: sqlite3.Row) -> Vacation:
+    started = _parse_time(row["started_at"])
+    ends = _parse_time(row["ends_at"])
+    assert started is not None and ends is not None
+    return Vacation(row["id"], row["user_id"], started, ends, _parse_time(row["ended_at"]))
+
+
+def _outage(row: sqlite3.Row) -> Outage:
+    started = _parse_time(row["started_at"])
+    ended = _parse_time(row["ended_at"])
+    assert started is not None and ended is not None
+    return Outage(started, ended)
 
 
 def _offer_values(offer: Offer | None) -> tuple[int | None, int | None, int]:
@@ -799,19 +875,28 @@ class SqliteRepository:
 
     async def get_user_settings(self, user_id: int) -> UserSettings:
         """A user's settings (defaults when none were saved)."""
-        row = await self._one("SELECT dm_on_turn FROM user_settings WHERE user_id = ?", (user_id,))
-        if row is None:
-            return UserSettings(user_id=user_id)
-        return UserSettings(user_id=user_id, dm_on_turn=bool(row["dm_on_turn"]))
+        row = await self._one(
+            f"SELECT {_USER_COLUMNS} FROM user_settings WHERE user_id = ?", (user_id,)
+        )
+        return UserSettings(user_id=user_id) if row is None else _user_settings(row)
 
     async def save_user_settings(self, settings: UserSettings, now: datetime) -> None:
         """Store a user's settings."""
         async with self._transaction() as db:
             await db.execute(
-                "INSERT INTO user_settings (user_id, dm_on_turn, updated_at) VALUES (?, ?, ?) "
+                "INSERT INTO user_settings (user_id, dm_on_turn, reminders, digest, "
+                "digest_period_s, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (user_id) DO UPDATE SET dm_on_turn = excluded.dm_on_turn, "
-                "updated_at = excluded.updated_at",
-                (settings.user_id, int(settings.dm_on_turn), _time(now)),
+                "reminders = excluded.reminders, digest = excluded.digest, "
+                "digest_period_s = excluded.digest_period_s, updated_at = excluded.updated_at",
+                (
+                    settings.user_id,
+                    int(settings.dm_on_turn),
+                    ",".join(str(_seconds(offset)) for offset in settings.reminders),
+                    int(settings.digest),
+                    _seconds(settings.digest_period),
+                    _time(now),
+                ),
             )
 
     # --- ratings ---
@@ -1106,6 +1191,261 @@ class SqliteRepository:
             await db.execute(
                 "UPDATE tournament_pairings SET announced = 1 WHERE id = ?", (pairing_id,)
             )
+
+    # --- clocks ---
+
+    async def get_clock(self, game_id: int) -> GameClock | None:
+        """The game's clock, or None when it has none (yet)."""
+        row = await self._one(
+            "SELECT c.game_id, c.turn, c.synced_ply, c.deadline, c.remind_at, c.stopped_at, "
+            "t.seat, t.start_ply, t.started_at, t.bank0_s, t.bank1_s "
+            "FROM game_clocks c JOIN clock_turns t ON t.game_id = c.game_id AND t.turn = c.turn "
+            "WHERE c.game_id = ?",
+            (game_id,),
+        )
+        if row is None:
+            return None
+        return GameClock(
+            current=_clock_turn(row),
+            synced_ply=row["synced_ply"],
+            deadline=_parse_time(row["deadline"]),
+            remind_at=_parse_time(row["remind_at"]),
+            stopped_at=_parse_time(row["stopped_at"]),
+        )
+
+    async def clock_turns(self, game_id: int) -> list[ClockTurn]:
+        """Every turn of the game's clock, oldest first."""
+        rows = await self._all(
+            "SELECT game_id, turn, seat, start_ply, started_at, bank0_s, bank1_s "
+            "FROM clock_turns WHERE game_id = ? ORDER BY turn",
+            (game_id,),
+        )
+        return [_clock_turn(row) for row in rows]
+
+    async def save_clock(
+        self, clock: GameClock, new_turns: Sequence[ClockTurn], now: datetime
+    ) -> bool:
+        """In one transaction, add `new_turns` and store `clock` (compare-and-set)."""
+        expected = new_turns[0].turn - 1 if new_turns else clock.current.turn
+        values = {
+            "game_id": clock.game_id,
+            "turn": clock.current.turn,
+            "synced_ply": clock.synced_ply,
+            "deadline": _time(clock.deadline),
+            "remind_at": _time(clock.remind_at),
+            "stopped_at": _time(clock.stopped_at),
+            "updated_at": _time(now),
+            "expected": expected,
+        }
+        try:
+            async with self._transaction() as db:
+                async with db.execute(
+                    "SELECT turn FROM game_clocks WHERE game_id = ?", (clock.game_id,)
+                ) as cursor:
+                    row = await cursor.fetchone()
+                stored = 0 if row is None else row["turn"]
+                if stored != expected:
+                    return False
+                await db.executemany(
+                    "INSERT INTO clock_turns (game_id, turn, seat, start_ply, started_at, "
+                    "bank0_s, bank1_s) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [_clock_turn_values(turn) for turn in new_turns],
+                )
+                await db.execute(
+                    "INSERT INTO game_clocks (game_id, turn, synced_ply, deadline, remind_at, "
+                    "stopped_at, updated_at) VALUES (:game_id, :turn, :synced_ply, :deadline, "
+                    ":remind_at, :stopped_at, :updated_at) ON CONFLICT (game_id) DO UPDATE SET "
+                    "turn = excluded.turn, synced_ply = excluded.synced_ply, "
+                    "deadline = excluded.deadline, remind_at = excluded.remind_at, "
+                    "stopped_at = excluded.stopped_at, updated_at = excluded.updated_at",
+                    values,
+                )
+        except sqlite3.IntegrityError as exc:
+            if "clock_turns" in str(exc):
+                return False
+            raise
+        return True
+
+    async def set_clock_schedule(
+        self, game_id: int, turn: int, deadline: datetime | None, remind_at: datetime | None
+    ) -> bool:
+        """Store the deadline and next reminder of the game's clock, if still at `turn`."""
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE game_clocks SET deadline = ?, remind_at = ? "
+                "WHERE game_id = ? AND turn = ? AND stopped_at IS NULL",
+                (_time(deadline), _time(remind_at), game_id, turn),
+            )
+            return cursor.rowcount == 1
+
+    async def due_clocks(self, now: datetime) -> list[int]:
+        """Games whose clock deadline has come, soonest first."""
+        rows = await self._all(
+            "SELECT game_id FROM game_clocks WHERE deadline IS NOT NULL AND deadline <= ? "
+            "ORDER BY deadline",
+            (_time(now),),
+        )
+        return [row["game_id"] for row in rows]
+
+    async def due_reminders(self, now: datetime) -> list[int]:
+        """Games whose next reminder has come, soonest first."""
+        rows = await self._all(
+            "SELECT game_id FROM game_clocks WHERE remind_at IS NOT NULL AND remind_at <= ? "
+            "ORDER BY remind_at",
+            (_time(now),),
+        )
+        return [row["game_id"] for row in rows]
+
+    async def clocks_to_sync(self) -> list[int]:
+        """Games whose clock is missing or behind (see the interface)."""
+        rows = await self._all(
+            "SELECT g.id FROM games g LEFT JOIN game_clocks c ON c.game_id = g.id "
+            "WHERE (g.status = 'active' AND g.time_control != 'none' "
+            "       AND (c.game_id IS NULL OR c.synced_ply != g.ply)) "
+            "   OR (g.status != 'active' AND c.stopped_at IS NULL AND c.game_id IS NOT NULL) "
+            "ORDER BY g.id",
+            (),
+        )
+        return [row["id"] for row in rows]
+
+    async def running_clocks(self) -> list[int]:
+        """Games whose clock runs."""
+        rows = await self._all(
+            "SELECT game_id FROM game_clocks WHERE stopped_at IS NULL ORDER BY game_id", ()
+        )
+        return [row["game_id"] for row in rows]
+
+    async def claim_reminder(
+        self, game_id: int, turn: int, offset: timedelta, now: datetime
+    ) -> bool:
+        """Mark the reminder sent; False when it was claimed before."""
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "INSERT OR IGNORE INTO sent_reminders (game_id, turn, offset_s, sent_at) "
+                "VALUES (?, ?, ?, ?)",
+                (game_id, turn, _seconds(offset), _time(now)),
+            )
+            return cursor.rowcount == 1
+
+    async def sent_reminders(self, game_id: int, turn: int) -> frozenset[timedelta]:
+        """The offsets of the reminders sent in this turn."""
+        rows = await self._all(
+            "SELECT offset_s FROM sent_reminders WHERE game_id = ? AND turn = ?", (game_id, turn)
+        )
+        return frozenset(timedelta(seconds=row["offset_s"]) for row in rows)
+
+    # --- vacations and downtime ---
+
+    async def vacations(self, user_id: int, since: datetime) -> list[Vacation]:
+        """The user's vacations that end after `since` (or are open), oldest first."""
+        rows = await self._all(
+            f"SELECT {_VACATION_COLUMNS} FROM vacations WHERE user_id = ? "
+            "AND (ended_at IS NULL OR (ends_at > ? AND ended_at > ?)) ORDER BY started_at",
+            (user_id, _time(since), _time(since)),
+        )
+        return [_vacation(row) for row in rows]
+
+    async def open_vacation(self, user_id: int) -> Vacation | None:
+        """The user's vacation not closed yet, if any."""
+        row = await self._one(
+            f"SELECT {_VACATION_COLUMNS} FROM vacations WHERE user_id = ? AND ended_at IS NULL",
+            (user_id,),
+        )
+        return None if row is None else _vacation(row)
+
+    async def start_vacation(
+        self, user_id: int, started_at: datetime, ends_at: datetime
+    ) -> Vacation | None:
+        """Store a new vacation; None when the user already has an open one."""
+        try:
+            async with self._transaction() as db:
+                cursor = await db.execute(
+                    "INSERT INTO vacations (user_id, started_at, ends_at) VALUES (?, ?, ?)",
+                    (user_id, _time(started_at), _time(ends_at)),
+                )
+                vacation_id = cursor.lastrowid
+        except sqlite3.IntegrityError as exc:
+            if "vacations" in str(exc):
+                return None
+            raise
+        assert vacation_id is not None
+        return Vacation(vacation_id, user_id, started_at, ends_at)
+
+    async def end_vacation(self, vacation_id: int, ended_at: datetime) -> Vacation | None:
+        """Close an open vacation at `ended_at`; None when it was closed already."""
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE vacations SET ended_at = ? WHERE id = ? AND ended_at IS NULL",
+                (_time(ended_at), vacation_id),
+            )
+            if cursor.rowcount != 1:
+                return None
+            async with db.execute(
+                f"SELECT {_VACATION_COLUMNS} FROM vacations WHERE id = ?", (vacation_id,)
+            ) as read:
+                row = await read.fetchone()
+        assert row is not None
+        return _vacation(row)
+
+    async def due_vacations(self, now: datetime) -> list[Vacation]:
+        """Open vacations whose planned end has come."""
+        rows = await self._all(
+            f"SELECT {_VACATION_COLUMNS} FROM vacations WHERE ended_at IS NULL AND ends_at <= ? "
+            "ORDER BY ends_at",
+            (_time(now),),
+        )
+        return [_vacation(row) for row in rows]
+
+    async def outages(self, since: datetime) -> list[Outage]:
+        """The bot's downtimes that end after `since`, oldest first."""
+        rows = await self._all(
+            "SELECT started_at, ended_at FROM outages WHERE ended_at > ? ORDER BY started_at",
+            (_time(since),),
+        )
+        return [_outage(row) for row in rows]
+
+    async def record_outage(self, outage: Outage) -> None:
+        """Remember a time the bot was down."""
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO outages (started_at, ended_at) VALUES (?, ?)",
+                (_time(outage.started_at), _time(outage.ended_at)),
+            )
+
+    async def beat(self, now: datetime) -> datetime | None:
+        """Record that the scheduler runs at `now`; return the previous heartbeat."""
+        async with self._transaction() as db:
+            async with db.execute("SELECT alive_at FROM heartbeat WHERE id = 1") as cursor:
+                row = await cursor.fetchone()
+            await db.execute(
+                "INSERT INTO heartbeat (id, alive_at) VALUES (1, ?) "
+                "ON CONFLICT (id) DO UPDATE SET alive_at = excluded.alive_at",
+                (_time(now),),
+            )
+        return None if row is None else _parse_time(row["alive_at"])
+
+    # --- notifications ---
+
+    async def digest_candidates(self) -> list[tuple[UserSettings, datetime | None]]:
+        """Users with the digest on and some game waiting for them, with their last digest."""
+        rows = await self._all(
+            f"SELECT {_USER_COLUMNS}, digest_sent_at FROM user_settings u WHERE digest = 1 "
+            "AND EXISTS (SELECT 1 FROM games g WHERE g.status = 'active' AND "
+            "((g.to_move = 0 AND g.player0_id = u.user_id) "
+            " OR (g.to_move = 1 AND g.player1_id = u.user_id))) ORDER BY user_id",
+            (),
+        )
+        return [(_user_settings(row), _parse_time(row["digest_sent_at"])) for row in rows]
+
+    async def claim_digest(self, user_id: int, previous: datetime | None, now: datetime) -> bool:
+        """Set the user's last digest to `now` if it still is `previous` (compare-and-set)."""
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE user_settings SET digest_sent_at = ? "
+                "WHERE user_id = ? AND digest_sent_at IS ?",
+                (_time(now), user_id, _time(previous)),
+            )
+            return cursor.rowcount == 1
 
 
 __all__ = ["DEFAULT_CHALLENGE_EXPIRY", "MEMORY", "SqliteRepository", "migrations"]
