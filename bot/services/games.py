@@ -57,6 +57,13 @@ FinishHook = Callable[[GameView], Awaitable[GameView | None]]
 A hook may return the view with more to report (the rating changes); the next hooks and
 the caller get that view.
 """
+StartHook = Callable[[GameView], Awaitable[None]]
+"""Called when a game begins (e.g. to start its clock)."""
+UndoHook = Callable[[UndoResult], Awaitable[None]]
+"""Called after moves were taken back (e.g. to restart the clock)."""
+MoveGuard = Callable[[GameRecord, int], Awaitable[None]]
+"""Called under the game's lock before a move by that seat is stored; raising a
+`ServiceError` refuses the move (e.g. when the player's time has run out)."""
 
 
 class ComputerReferee(Protocol):
@@ -145,6 +152,12 @@ class GameService:
         """Called after every committed move, outside the game's lock."""
         self.finish_hooks: list[FinishHook] = []
         """Called once when a game ends, outside the game's lock."""
+        self.start_hooks: list[StartHook] = []
+        """Called when a game begins, outside the game's lock."""
+        self.undo_hooks: list[UndoHook] = []
+        """Called after moves were taken back, outside the game's lock."""
+        self.move_guards: list[MoveGuard] = []
+        """Called before a move is stored, under the game's lock; may refuse it."""
         self.computer: ComputerReferee | None = None
         """Answers draw offers and undo requests made to a computer seat."""
 
@@ -168,7 +181,19 @@ class GameService:
 
     async def started(self, record: GameRecord) -> GameView:
         """Register a game that was just created (its state is the starting position)."""
-        return await self.view_of(record)
+        view = await self.view_of(record)
+        await self._run_hooks(self.start_hooks, view, "start", record.id)
+        return view
+
+    @staticmethod
+    async def _run_hooks(
+        hooks: Sequence[Callable[[Any], Awaitable[None]]], event: Any, kind: str, game_id: int
+    ) -> None:
+        for hook in hooks:
+            try:
+                await hook(event)
+            except Exception:
+                log.exception("a %s hook failed for game %s", kind, game_id)
 
     async def _loaded(self, record: GameRecord) -> _Loaded:
         cached = self._cache.get(record.id)
@@ -293,6 +318,8 @@ class GameService:
     async def _commit(
         self, record: GameRecord, loaded: _Loaded, seat: int, user_id: int | None, move: Any
     ) -> MoveResult:
+        for guard in self.move_guards:
+            await guard(record, seat)
         before = loaded.state
         after = before.play(move)
         now = self._clock.now()
@@ -378,15 +405,25 @@ class GameService:
         return GameView(updated, (await self._loaded(updated)).state)
 
     async def finish(
-        self, game_id: int, winner: int | None, reason: str, *, announce: bool = True
+        self,
+        game_id: int,
+        winner: int | None,
+        reason: str,
+        *,
+        announce: bool = True,
+        at_ply: int | None = None,
     ) -> GameView:
         """End an active game for a reason outside the rules (time, an administrator).
 
         With `announce`, the notifier posts the result (nobody's command answers it).
+        With `at_ply`, only if no move was played since the game stood at that ply
+        (`ConflictError` otherwise).
         """
         async with self._locks(game_id):
             record = await self.record(game_id)
             self._require_active(record)
+            if at_ply is not None and record.ply != at_ply:
+                raise ConflictError("A move was played in this game in the meantime.")
             view = await self._finish(record, winner, reason)
         view = await self._after_finish(view)
         if announce:
@@ -494,6 +531,9 @@ class GameService:
         The moves of one's own unfinished multi-move turn are taken back at once;
         anything else waits for the opponent's approval (`answer_undo`).
         """
+        return await self._after_undo(await self._request_undo(game_id, user_id))
+
+    async def _request_undo(self, game_id: int, user_id: int) -> UndoResult:
         async with self._locks(game_id):
             record = await self.record(game_id)
             seat = self._seat(record, user_id)
@@ -539,6 +579,13 @@ class GameService:
         self, game_id: int, user_id: int, accept: bool, request_ply: int | None = None
     ) -> UndoResult:
         """Approve or refuse the opponent's standing request to take back moves."""
+        return await self._after_undo(
+            await self._answer_undo(game_id, user_id, accept, request_ply)
+        )
+
+    async def _answer_undo(
+        self, game_id: int, user_id: int, accept: bool, request_ply: int | None
+    ) -> UndoResult:
         async with self._locks(game_id):
             record = await self.record(game_id)
             seat = self._seat(record, user_id)
@@ -572,6 +619,11 @@ class GameService:
                 )
             view = await self._undo(record, moves, start)
             return UndoResult(view, UndoStatus.APPLIED, request.seat, taken)
+
+    async def _after_undo(self, result: UndoResult) -> UndoResult:
+        if result.status is UndoStatus.APPLIED:
+            await self._run_hooks(self.undo_hooks, result, "undo", result.view.id)
+        return result
 
     async def _undo(self, record: GameRecord, moves: Sequence[MoveRecord], start: int) -> GameView:
         """Take back every move from ply `start` on (call under the game's lock)."""
