@@ -7,6 +7,7 @@ import random
 from collections.abc import Mapping
 
 from bot.services.clock import Clock
+from bot.services.durations import parse_time_control
 from bot.services.errors import (
     ConflictError,
     InvalidInputError,
@@ -91,14 +92,19 @@ class ChallengeService:
         options: Mapping[str, object] | None = None,
         colour: str = "random",
         rated: bool = True,
+        time_control: str | None = None,
     ) -> ChallengeRecord:
         """Post a challenge to `opponent`, or an open one when `opponent` is None.
 
-        The game is rated unless `rated` is False (a casual game).
+        The game is rated unless `rated` is False (a casual game). `time_control`
+        (`none`, `3d`, `7d+1d max 10d`) defaults to the server's.
         """
         rules = get_game(game)
         validated = rules.validate_options(options or {})
         seat = challenger_seat(rules, colour)
+        chosen = None
+        if time_control is not None and time_control.strip():
+            chosen = str(parse_time_control(time_control))
         if challenger.is_bot:
             raise NotAllowedError("Bots cannot start games.")
         if opponent is not None:
@@ -145,7 +151,7 @@ class ChallengeService:
                 created_at=now,
                 expires_at=now + settings.challenge_expiry,
                 rated=rated,
-                time_control=settings.default_time_control,
+                time_control=chosen or settings.default_time_control,
             )
         )
 

@@ -9,6 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from bot.services.alerts import (
+    DigestNotice,
+    ReminderNotice,
+    TimeoutNotice,
+    TurnNotice,
+    VacationNotice,
+)
 from bot.services.clock import ManualClock
 from bot.services.container import Services
 from bot.services.players import Player
@@ -42,6 +49,27 @@ class RecordingNotifier:
 
     async def game_finished(self, view: GameView) -> None:
         self.finished.append(view)
+
+    turns: list[TurnNotice] = field(default_factory=list)
+    reminders: list[ReminderNotice] = field(default_factory=list)
+    timeouts: list[TimeoutNotice] = field(default_factory=list)
+    digests: list[DigestNotice] = field(default_factory=list)
+    vacations: list[VacationNotice] = field(default_factory=list)
+
+    async def turn_waiting(self, notice: TurnNotice) -> None:
+        self.turns.append(notice)
+
+    async def reminder(self, notice: ReminderNotice) -> None:
+        self.reminders.append(notice)
+
+    async def timed_out(self, notice: TimeoutNotice) -> None:
+        self.timeouts.append(notice)
+
+    async def digest(self, notice: DigestNotice) -> None:
+        self.digests.append(notice)
+
+    async def vacation_changed(self, notice: VacationNotice) -> None:
+        self.vacations.append(notice)
 
     rounds: list[tuple[int, int]] = field(default_factory=list)
     """(tournament, round) for every round announced."""
@@ -92,6 +120,7 @@ class Env:
         game: str = "groups",
         options: dict[str, object] | None = None,
         colour: str = "white",
+        time_control: str | None = None,
     ) -> GameView:
         """Alice challenges Bob (playing `colour`), Bob accepts: the new game."""
         challenge = await self.services.challenges.create(
@@ -102,6 +131,7 @@ class Env:
             game=game,
             options=options,
             colour=colour,
+            time_control=time_control,
         )
         accepted = await self.services.challenges.accept(challenge.id, BOB)
         return accepted.view

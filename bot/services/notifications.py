@@ -1,0 +1,233 @@
+"""`NotificationService`: /settings, "your turn" messages, the digest, and /games.
+
+- **Turn messages**: a direct message when it becomes the user's turn, if they asked
+  for it and do not take the digest (the digest replaces them: no message per move).
+- **Digest**: one direct message listing every game waiting for the user, sent when
+  something waits and the previous digest is at least one period old.
+- **Reminders** (sent by the clocks) go by direct message to users who accept them
+  (turn messages or digest on), otherwise as a mention in the game's thread.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+
+from bot.services.alerts import DigestNotice, TurnNotice, Waiting
+from bot.services.clock import Clock
+from bot.services.clocks import ClockService, ClockStatus
+from bot.services.durations import format_duration, parse_duration
+from bot.services.errors import InvalidInputError
+from bot.services.games import GameService
+from bot.services.notify import Notifier
+from bot.services.results import GameView, MoveResult
+from bot.storage.repository import GameRecord, Repository, UserSettings
+
+log = logging.getLogger(__name__)
+
+MAX_REMINDERS = 4
+MIN_REMINDER = timedelta(minutes=5)
+MAX_REMINDER = timedelta(days=14)
+MIN_DIGEST_PERIOD = timedelta(hours=1)
+MAX_DIGEST_PERIOD = timedelta(days=7)
+_NONE = ("none", "off", "no", "never")
+_SEPARATORS = re.compile(r"[,;\s]+")
+
+
+def parse_reminders(text: str) -> tuple[timedelta, ...]:
+    """Reminder times like `24h,1h` (or `none`), longest first; `InvalidInputError` if bad."""
+    cleaned = text.strip().lower()
+    if cleaned in _NONE:
+        return ()
+    parts = [part for part in _SEPARATORS.split(cleaned) if part]
+    if not parts:
+        raise InvalidInputError("Write reminder times like 24h,1h (or none).")
+    offsets = set()
+    for part in parts:
+        offset = parse_duration(part)
+        if not MIN_REMINDER <= offset <= MAX_REMINDER:
+            raise InvalidInputError(
+                f"A reminder comes between {format_duration(MIN_REMINDER)} and "
+                f"{format_duration(MAX_REMINDER)} before the deadline (got {part})."
+            )
+        offsets.add(offset)
+    if len(offsets) > MAX_REMINDERS:
+        raise InvalidInputError(f"At most {MAX_REMINDERS} reminder times, please.")
+    return tuple(sorted(offsets, reverse=True))
+
+
+def parse_switch(text: str, what: str) -> bool:
+    """`on`/`off` (also yes/no, true/false); `InvalidInputError` otherwise."""
+    cleaned = text.strip().lower()
+    if cleaned in ("on", "yes", "true", "1"):
+        return True
+    if cleaned in ("off", "no", "false", "0"):
+        return False
+    raise InvalidInputError(f"{what} is on or off (got {text.strip()!r}).")
+
+
+@dataclass(frozen=True, slots=True)
+class GameLine:
+    """One of the user's games in /games, with its clock."""
+
+    record: GameRecord
+    seat: int
+    """The user's seat."""
+    status: ClockStatus | None
+    """None for a game without a clock."""
+
+    @property
+    def my_turn(self) -> bool:
+        """True when the user is to move."""
+        return self.record.to_move == self.seat
+
+    @property
+    def deadline(self) -> datetime | None:
+        """When the player to move runs out of time."""
+        return None if self.status is None else self.status.deadline
+
+    @property
+    def left(self) -> timedelta | None:
+        """The time the player to move has left."""
+        return None if self.status is None else self.status.left[self.status.seat]
+
+
+def by_urgency(line: GameLine) -> tuple[bool, float, int]:
+    """Sort key: the user's turn first, the nearest deadline first, untimed games last."""
+    deadline = line.deadline
+    return (
+        not line.my_turn,
+        math.inf if deadline is None else deadline.timestamp(),
+        line.record.id,
+    )
+
+
+class NotificationService:
+    """A user's notification settings, turn messages, digests and game list."""
+
+    def __init__(
+        self,
+        repository: Repository,
+        clock: Clock,
+        games: GameService,
+        clocks: ClockService,
+        notifier: Notifier,
+    ) -> None:
+        self._repository = repository
+        self._clock = clock
+        self._games = games
+        self._clocks = clocks
+        self._notifier = notifier
+
+    def attach(self) -> None:
+        """Follow the games: tell players when it becomes their turn."""
+        self._games.start_hooks.append(self.on_start)
+        self._games.move_hooks.append(self.on_move)
+
+    # --- settings ---
+
+    async def settings(self, user_id: int) -> UserSettings:
+        """The user's settings."""
+        return await self._repository.get_user_settings(user_id)
+
+    async def update(
+        self,
+        user_id: int,
+        *,
+        turn_dms: bool | None = None,
+        reminders: str | None = None,
+        digest: bool | None = None,
+        digest_period: str | None = None,
+    ) -> UserSettings:
+        """Change the given settings (the others stay); return the new settings."""
+        settings = await self.settings(user_id)
+        changes: dict[str, object] = {}
+        if turn_dms is not None:
+            changes["dm_on_turn"] = turn_dms
+        if reminders is not None:
+            changes["reminders"] = parse_reminders(reminders)
+        if digest is not None:
+            changes["digest"] = digest
+        if digest_period is not None:
+            period = parse_duration(digest_period)
+            if not MIN_DIGEST_PERIOD <= period <= MAX_DIGEST_PERIOD:
+                raise InvalidInputError(
+                    f"The digest period is between {format_duration(MIN_DIGEST_PERIOD)} and "
+                    f"{format_duration(MAX_DIGEST_PERIOD)} (got {format_duration(period)})."
+                )
+            changes["digest_period"] = period
+        updated = replace(settings, **changes)  # type: ignore[arg-type]
+        await self._repository.save_user_settings(updated, self._clock.now())
+        if updated.reminders != settings.reminders:
+            await self._clocks.reschedule_user(user_id)
+        return updated
+
+    # --- turn messages ---
+
+    async def on_move(self, result: MoveResult) -> None:
+        """A finished turn: tell the next player, if they asked for it."""
+        if result.turn_complete and not result.finished:
+            await self._tell_turn(result.view, result.turn_notation)
+
+    async def on_start(self, view: GameView) -> None:
+        """A new game: tell the first player, unless they just accepted the challenge."""
+        record = view.record
+        if record.challenge_id is not None:
+            challenge = await self._repository.get_challenge(record.challenge_id)
+            if challenge is not None and challenge.challenger_id != view.to_move_id:
+                return
+        await self._tell_turn(view, "")
+
+    async def _tell_turn(self, view: GameView, moves: str) -> None:
+        user = view.to_move_id
+        if user is None:
+            return
+        settings = await self.settings(user)
+        if not settings.dm_on_turn or settings.digest:
+            return
+        status = await self._clocks.status(view.record)
+        deadline = None if status is None else status.deadline
+        await self._notifier.turn_waiting(TurnNotice(user, view, moves, deadline))
+
+    # --- the game list and the digest ---
+
+    async def dashboard(self, user_id: int) -> list[GameLine]:
+        """The user's active games, most urgent first (their turn, nearest deadline)."""
+        lines = []
+        for record in await self._repository.active_games(user_id=user_id):
+            seat = record.seat_of(user_id)
+            if seat is not None:
+                lines.append(GameLine(record, seat, await self._clocks.status(record)))
+        return sorted(lines, key=by_urgency)
+
+    async def waiting(self, user_id: int) -> list[Waiting]:
+        """The games where it is the user's turn, most urgent first."""
+        return [
+            Waiting(line.record, line.deadline, line.left)
+            for line in await self.dashboard(user_id)
+            if line.my_turn
+        ]
+
+    async def send_digests(self) -> list[DigestNotice]:
+        """Send each digest that is due: something waits and the last is a period old."""
+        sent = []
+        now = self._clock.now()
+        for settings, last in await self._repository.digest_candidates():
+            if last is not None and last + settings.digest_period > now:
+                continue
+            games = await self.waiting(settings.user_id)
+            if not games:
+                continue
+            if not await self._repository.claim_digest(settings.user_id, last, now):
+                continue  # another tick sent it
+            notice = DigestNotice(settings.user_id, tuple(games))
+            try:
+                await self._notifier.digest(notice)
+            except Exception:
+                log.exception("sending the digest to user %s failed", settings.user_id)
+                continue
+            sent.append(notice)
+        return sent
