@@ -51,8 +51,16 @@ def _renderer() -> tuple[Any, Any, Any, type[Exception]] | None:
     return render_png, board_view, getattr(module, "Hint", None), unknown
 
 
-def render_board(view: GameView, *, hint_origin: str | None = None) -> BoardImage:
-    """Draw the game's current position (call it through `asyncio.to_thread`)."""
+def render_board(
+    view: GameView,
+    *,
+    hint_origin: str | None = None,
+    clocks: tuple[str | None, str | None] = (None, None),
+) -> BoardImage:
+    """Draw the game's current position (call it through `asyncio.to_thread`).
+
+    `clocks`: the time shown beside each player's name (`clock_texts.board_clocks`).
+    """
     record = view.record
     filename = f"game-{record.id}-move-{record.ply}.png"
     diagram = view.state.diagram()
@@ -61,6 +69,8 @@ def render_board(view: GameView, *, hint_origin: str | None = None) -> BoardImag
         return BoardImage(None, diagram, filename)
     render_png, board_view, hint, unknown = renderer
     options: dict[str, Any] = {"players": record.names, "status": status_line(view)}
+    if clocks != (None, None):
+        options["clocks"] = clocks
     if hint_origin is not None and hint is not None:
         options["hint"] = hint(hint_origin)
     try:

@@ -10,7 +10,7 @@ from pathlib import Path
 from bot.cli.startup import CONFIG_STATUS, database_problem, start
 from bot.config import Settings
 from bot.console.app import ConsoleApp
-from bot.services.clock import SystemClock
+from bot.services.clock import Clock, ManualClock, SystemClock
 from bot.services.computer_runner import TurnRunner
 from bot.storage.sqlite import SqliteRepository
 
@@ -23,6 +23,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "console", help="play in the terminal: several local users, the same commands"
     )
     add_console_arguments(parser)
+    parser.add_argument(
+        "--manual-clock",
+        action="store_true",
+        help="keep time still except for /wait (to try clocks, reminders and timeouts)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -42,16 +47,21 @@ def add_console_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 async def run_console(
-    database: Path, images: Path | None, settings: Settings | None = None
+    database: Path,
+    images: Path | None,
+    settings: Settings | None = None,
+    *,
+    manual_clock: bool = False,
 ) -> None:
     """Open the database and read commands from standard input until it ends or /quit."""
     settings = settings or Settings()
     repository = await SqliteRepository.open(database)
     app: ConsoleApp | None = None
     try:
+        clock: Clock = ManualClock(SystemClock().now()) if manual_clock else SystemClock()
         app = ConsoleApp(
             repository,
-            SystemClock(),
+            clock,
             out=sys.stdout,
             image_dir=images,
             runner=TurnRunner(workers=settings.ai_workers),
@@ -70,14 +80,16 @@ async def run_console(
         await repository.close()
 
 
-def start_console(database: Path, images: Path | None, settings: Settings) -> int:
+def start_console(
+    database: Path, images: Path | None, settings: Settings, *, manual_clock: bool = False
+) -> int:
     """Run the console; a database it cannot use is one line and status 1."""
     problem = database_problem(database)
     if problem is not None:
         print(f"tabula: {problem}", file=sys.stderr)
         return 1
     try:
-        asyncio.run(run_console(database, images, settings))
+        asyncio.run(run_console(database, images, settings, manual_clock=manual_clock))
     except KeyboardInterrupt:
         print(file=sys.stderr)
     return 0
@@ -88,4 +100,5 @@ def run(args: argparse.Namespace) -> int:
     settings = start(args)
     if settings is None:
         return CONFIG_STATUS
-    return start_console(args.database or settings.database, args.images, settings)
+    database = args.database or settings.database
+    return start_console(database, args.images, settings, manual_clock=args.manual_clock)

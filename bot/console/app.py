@@ -19,14 +19,37 @@ from typing import TextIO
 
 from bot.ai import DEFAULT_SECONDS
 from bot.boards import render_board
+from bot.clock_texts import (
+    board_clocks,
+    clock_line,
+    dashboard_text,
+    digest_text,
+    reminder_text,
+    settings_text,
+    timeout_dm_text,
+    timeout_text,
+    turn_text,
+    vacation_change_text,
+    vacation_dm,
+    vacation_post,
+    vacation_status_text,
+)
 from bot.console.competition import TOURNAMENT_HELP, CompetitionCommands
 from bot.console.users import ConsoleUsers
+from bot.services.alerts import (
+    DigestNotice,
+    ReminderNotice,
+    TimeoutNotice,
+    TurnNotice,
+    VacationNotice,
+)
 from bot.services.background import Background
-from bot.services.clock import Clock
+from bot.services.clock import Clock, ManualClock
 from bot.services.computer_runner import TurnRunner
 from bot.services.container import Services
-from bot.services.durations import format_duration
+from bot.services.durations import format_duration, parse_duration
 from bot.services.errors import ServiceError
+from bot.services.notifications import parse_switch
 from bot.services.players import Player
 from bot.services.results import DrawStatus, GameView, MoveResult, UndoResult, UndoStatus
 from bot.services.tournament_views import TournamentView
@@ -37,7 +60,6 @@ from bot.texts import (
     challenge_text,
     closed_reason,
     end_caption,
-    games_text,
     help_text,
     move_caption,
     rules_text,
@@ -106,6 +128,7 @@ class ConsoleApp:
         self.out = out
         self.image_dir = image_dir
         self.users = ConsoleUsers()
+        self.clock = clock
         self.style = ConsoleStyle(clock)
         # Tournament rounds are paired after the command that finished a round has
         # printed its result, so the transcript reads in order.
@@ -138,6 +161,9 @@ class ConsoleApp:
             "rating": self.competition.rating,
             "leaderboard": self.competition.leaderboard,
             "tournament": self.competition.tournament,
+            "vacation": self.vacation,
+            "settings": self.settings,
+            "wait": self.wait,
             "users": self.list_users,
             "help": self.help,
         }
@@ -153,9 +179,21 @@ class ConsoleApp:
         for line in plain(text).splitlines():
             print(f"(to {user.name}) {line}", file=self.out)
 
+    def direct(self, user_id: int, fallback: str, text: str) -> None:
+        """Print a direct message to a user."""
+        name = self.users.name(user_id, fallback)
+        for line in plain(text).splitlines():
+            print(f"(DM to {name}) {line}", file=self.out)
+
     async def show_board(self, view: GameView, caption: str, *, to: Player | None = None) -> None:
-        """Print a caption and the board; write the picture when an image folder is set."""
-        image = await asyncio.to_thread(render_board, view)
+        """Print a caption (with the clock line) and the board; write the picture when an
+        image folder is set."""
+        status = await self.services.clocks.status(view.record)
+        line = clock_line(view, status, self.style)
+        if line is not None:
+            caption = f"{caption}\n{line}"
+        clocks = board_clocks(status, view.record)
+        image = await asyncio.to_thread(render_board, view, clocks=clocks)
         if to is None:
             self.say(caption)
             print(image.diagram, file=self.out)
@@ -181,8 +219,41 @@ class ConsoleApp:
             await self.show_board(result.view, move_caption(result, self.style))
 
     async def game_finished(self, view: GameView) -> None:
-        """Announce a game that ended without a move (e.g. on time)."""
+        """Announce a game that ended without a move or command."""
         await self.show_board(view, end_caption(view, self.style))
+
+    async def turn_waiting(self, notice: TurnNotice) -> None:
+        """A direct message: it is the user's turn."""
+        record = notice.view.record
+        self.direct(notice.user_id, _name_in(record, notice.user_id), turn_text(notice, self.style))
+
+    async def reminder(self, notice: ReminderNotice) -> None:
+        """A reminder, by direct message or in the game's channel."""
+        text = reminder_text(notice, self.style)
+        if notice.by_dm:
+            self.direct(notice.user_id, notice.record.names[notice.seat], text)
+        else:
+            self.say(text)
+
+    async def timed_out(self, notice: TimeoutNotice) -> None:
+        """A loss on time: the board with the result, and direct messages."""
+        await self.show_board(notice.view, timeout_text(notice, self.style))
+        record = notice.view.record
+        for user in notice.dm_user_ids:
+            self.direct(user, _name_in(record, user), timeout_dm_text(notice, user, self.style))
+
+    async def digest(self, notice: DigestNotice) -> None:
+        """The digest, as a direct message."""
+        name = _name_in(notice.games[0].record, notice.user_id)
+        self.direct(notice.user_id, name, digest_text(notice, self.style))
+
+    async def vacation_changed(self, notice: VacationNotice) -> None:
+        """Tell each game that a player is away or back (and them, when it ended by itself)."""
+        for record in notice.games:
+            self.say(f"[game #{record.id}] {vacation_post(notice, record, self.style)}")
+        if notice.dm:
+            name = self.users.name(notice.user_id, "player")
+            self.direct(notice.user_id, name, vacation_dm(notice, self.style))
 
     async def tournament_round_started(self, tournament: TournamentView, number: int) -> None:
         """Print a new round's pairings."""
@@ -315,6 +386,7 @@ class ConsoleApp:
                 f"Against the computer: /play GAME @{self.computer.name.lower()} level=easy."
             )
         game, opponent, options, colour, rated = args[0], None, {}, "random", True
+        time: str | None = None
         level: str | None = None
         against_computer = False
         for arg in args[1:]:
@@ -332,6 +404,8 @@ class ConsoleApp:
                     colour = value
                 elif key == "level":
                     level = value
+                elif key == "time":
+                    time = value
                 else:
                     options[key] = value
             else:
@@ -363,6 +437,7 @@ class ConsoleApp:
             options=options,
             colour=colour,
             rated=rated,
+            time_control=time,
         )
         self.say(challenge_text(challenge, self.style))
         who = f"{opponent.name}> /accept" if opponent else "name> /accept"
@@ -487,9 +562,59 @@ class ConsoleApp:
             await self.show_board(view, caption)
 
     async def games(self, user: Player, args: list[str]) -> None:
-        """/games: the user's games in progress."""
-        records = await self.services.games.active_games(user.id)
-        self.private(user, games_text(records, user.id, self.style))
+        """/games: the user's games in progress, most urgent first."""
+        lines = await self.services.notifications.dashboard(user.id)
+        self.private(user, dashboard_text(lines, self.style))
+
+    async def vacation(self, user: Player, args: list[str]) -> None:
+        """/vacation [status] | start [LENGTH] | end."""
+        action = args[0].lower() if args else "status"
+        vacations = self.services.vacations
+        if action == "start" and len(args) <= 2:
+            change = await vacations.start(user.id, args[1] if len(args) > 1 else None)
+            self.private(user, vacation_change_text(change, self.style))
+        elif action == "end" and len(args) == 1:
+            self.private(user, vacation_change_text(await vacations.end(user.id), self.style))
+        elif action == "status" and len(args) <= 1:
+            self.private(user, vacation_status_text(await vacations.status(user.id), self.style))
+        else:
+            raise ServiceError(
+                "Write /vacation start [length like 7d], /vacation end or /vacation."
+            )
+
+    async def settings(self, user: Player, args: list[str]) -> None:
+        """/settings [turns=on|off] [reminders=24h,1h|none] [digest=on|off] [period=1d]."""
+        changes: dict[str, str] = {}
+        for arg in args:
+            key, sep, value = arg.partition("=")
+            if not sep or key.lower() not in ("turns", "reminders", "digest", "period"):
+                raise ServiceError(
+                    "Write settings as turns=on|off, reminders=24h,1h (or none), "
+                    "digest=on|off, period=1d."
+                )
+            changes[key.lower()] = value
+        notifications = self.services.notifications
+        if changes:
+            settings = await notifications.update(
+                user.id,
+                turn_dms=parse_switch(changes["turns"], "turns") if "turns" in changes else None,
+                reminders=changes.get("reminders"),
+                digest=parse_switch(changes["digest"], "digest") if "digest" in changes else None,
+                digest_period=changes.get("period"),
+            )
+        else:
+            settings = await notifications.settings(user.id)
+        self.private(user, settings_text(settings))
+
+    async def wait(self, user: Player, args: list[str]) -> None:
+        """/wait DURATION: move a manual clock forward (scripts, --manual-clock)."""
+        if not isinstance(self.clock, ManualClock):
+            raise ServiceError("/wait needs the console started with --manual-clock.")
+        if len(args) != 1:
+            raise ServiceError("Write how long to wait, like /wait 2d.")
+        now = self.clock.advance(parse_duration(args[0]))
+        self.say(f"(the clock is now {now:%Y-%m-%d %H:%M} UTC)")
+        await self.services.scheduler.tick()
 
     async def rules(self, user: Player, args: list[str]) -> None:
         """/rules GAME."""
@@ -532,9 +657,16 @@ class ConsoleApp:
         self.private(
             user,
             help_text() + "\nConsole: start a line with a name and > to type as that user "
-            "(alice> /play groups @bob); /accept, /decline, /cancel answer challenges; "
+            "(alice> /play groups @bob time=3d); /accept, /decline, /cancel answer challenges; "
             f"/play groups @{self.computer.name.lower()} level=easy plays the computer "
             "(levels easy, medium, hard); /play ... casual for an unrated game; "
-            "/move 12 d3-e2 names the game; /users, /quit.\n"
+            "/move 12 d3-e2 names the game; /settings turns=on reminders=24h,1h digest=off; "
+            "/vacation start 5d, /vacation end; /wait 1d (with --manual-clock); /users, /quit.\n"
             f"Tournaments: {TOURNAMENT_HELP}",
         )
+
+
+def _name_in(record: GameRecord, user_id: int) -> str:
+    """The name `user_id` has in a game."""
+    seat = record.seat_of(user_id)
+    return record.names[seat] if seat is not None else "player"
