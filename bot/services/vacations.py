@@ -145,10 +145,11 @@ class VacationService:
         vacations = await self._repository.vacations(user_id, year_span(now.year)[0])
         end = latest_end(now, self.allowance, vacations, wanted)
         if end - now < MIN_VACATION:
+            left = f"only {format_duration(status.left)}" if status.left > timedelta() else "none"
             raise InvalidStateError(
-                f"You have {format_duration(status.left)} of vacation left in {now.year} "
-                f"(of {format_duration(self.allowance)} a year); a vacation needs at least "
-                f"{format_duration(MIN_VACATION)}. The allowance renews on 1 January."
+                f"You have {left} of your {format_duration(self.allowance)} of vacation left "
+                f"in {now.year}, and a vacation needs at least {format_duration(MIN_VACATION)}. "
+                "The allowance renews on 1 January."
             )
         vacation = await self._repository.start_vacation(user_id, now, end)
         if vacation is None:

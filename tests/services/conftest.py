@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import random
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from bot.services.alerts import (
     VacationNotice,
 )
 from bot.services.clock import ManualClock
+from bot.services.clocks import ClockStatus
 from bot.services.container import Services
 from bot.services.players import Player
 from bot.services.results import GameView, MoveResult
@@ -107,13 +109,16 @@ class Env:
     clock: ManualClock
     notifier: RecordingNotifier
     services: Services
+    opened: list[SqliteRepository] = field(default_factory=list)
+    """Every connection the test opened (closed by the fixture, even after a failure)."""
 
     async def restart(self) -> Env:
         """New services and a new connection over the same database file (a bot restart)."""
         repo = await SqliteRepository.open(self.path)
+        self.opened.append(repo)
         notifier = RecordingNotifier()
         services = Services.build(repo, self.clock, notifier, rng=random.Random(7))
-        return Env(self.path, repo, self.clock, notifier, services)
+        return Env(self.path, repo, self.clock, notifier, services, self.opened)
 
     async def start(
         self,
@@ -144,5 +149,31 @@ async def env(tmp_path: Path) -> AsyncIterator[Env]:
     clock = ManualClock()
     notifier = RecordingNotifier()
     services = Services.build(repo, clock, notifier, rng=random.Random(7))
-    yield Env(path, repo, clock, notifier, services)
-    await repo.close()
+    opened = [repo]
+    yield Env(path, repo, clock, notifier, services, opened)
+    for connection in opened:
+        await connection.close()
+
+
+@pytest.fixture
+def no_logged_errors(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """Scheduled jobs log their failures instead of raising: fail the test on any."""
+    caplog.set_level(logging.WARNING)
+    yield
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors, [r.getMessage() for r in errors]
+
+
+async def play_any(env: Env, game_id: int) -> MoveResult:
+    """The player to move plays their first legal move (alphabetically)."""
+    view = await env.services.games.view(game_id)
+    user = view.to_move_id
+    assert user is not None
+    return await env.services.games.play(game_id, user, sorted(view.state.legal_notations())[0])
+
+
+async def status(env: Env, view: GameView) -> ClockStatus:
+    """The game's clock now (the game must have one)."""
+    found = await env.services.clocks.status(await env.services.games.record(view.id))
+    assert found is not None
+    return found
