@@ -10,6 +10,7 @@ import logging
 import signal
 import sqlite3
 import sys
+from datetime import timedelta
 from typing import Any, cast
 
 import aiohttp
@@ -119,6 +120,7 @@ class TabulaBot(commands.Bot):
                 runner=TurnRunner(workers=self.settings.ai_workers),
                 ai_seconds=self.settings.ai_seconds,
                 computer_name=self.user.display_name if self.user is not None else COMPUTER_NAME,
+                vacation_allowance=timedelta(days=self.settings.vacation_days),
             )
             self.flows.attach(self._services)
         for extension in walk_extensions():

@@ -140,11 +140,12 @@ def dashboard_text(lines: Sequence[GameLine], style: Style) -> str:
                 extra = f" (on vacation, back {style.when(mover_away.end)})"
             elif mover_away is not None:
                 extra = " (paused: you are on vacation)"
+        title = game_title(get_game(record.game), record.options)
         parts.append(
-            f"{_title(record)} vs {opponent} · move {record.ply} · {turn} · "
+            f"#{record.id} {title} vs {opponent} · move {record.ply} · {turn} · "
             f"{_time_left(line.left, line.deadline, style)}{extra} · {style.game_link(record)}"
         )
-    return "\n".join(parts)
+    return _fit("\n".join(parts))
 
 
 def turn_text(notice: TurnNotice, style: Style) -> str:

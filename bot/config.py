@@ -25,6 +25,7 @@ LOG_LEVELS = ("debug", "info", "warning", "error")
 DEFAULT_DATABASE = Path("data/tabula.sqlite3")
 DEFAULT_AI_SECONDS = 5.0
 MAX_AI_WORKERS = 16
+DEFAULT_VACATION_DAYS = 30
 DEFAULT_CONFIG_FILE = Path("tabula.toml")
 """Read when it exists in the working directory and TABULA_CONFIG names no other file."""
 
@@ -310,6 +311,13 @@ class Settings:
         toml="ai.seconds",
         kind=Seconds(0.1, 60),
         help="The computer's time budget per answer at the `hard` level.",
+    )
+    vacation_days: int = setting(
+        DEFAULT_VACATION_DAYS,
+        env="TABULA_VACATION_DAYS",
+        toml="clocks.vacation_days",
+        kind=Integer(0, 366),
+        help="Vacation days each player may take per calendar year (their clocks stop).",
     )
     log_level: str = setting(
         "info",

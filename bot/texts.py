@@ -6,7 +6,7 @@ mentioned and times written differs per front end, so a `Style` is passed in.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Protocol
 
@@ -178,26 +178,6 @@ def end_caption(view: GameView, style: Style) -> str:
     return "\n".join([header(view), result_text(view), seat_line(view, style)])
 
 
-def games_text(records: Sequence[GameRecord], user_id: int, style: Style) -> str:
-    """The caller's active games: game, opponent, whose turn, where."""
-    if not records:
-        return "You have no game in progress. Start one with /play."
-    lines = [f"Your games ({len(records)}):"]
-    for record in records:
-        game = get_game(record.game)
-        seat = record.seat_of(user_id)
-        opponent_seat = 1 - seat if seat is not None else 1
-        turn = (
-            "**your turn**" if record.to_move == seat else f"{record.names[record.to_move]}'s turn"
-        )
-        lines.append(
-            f"#{record.id} {game_title(game, record.options)} vs "
-            f"{record.names[opponent_seat]} · move {record.ply} · {turn} · "
-            f"{style.game_link(record)}"
-        )
-    return "\n".join(lines)
-
-
 def rules_text(game: AnyGame) -> str:
     """A short rules summary with notation and options, for /rules."""
     lines = [
@@ -224,7 +204,10 @@ HELP_COMMANDS = (
     ("/resign", "give up the game"),
     ("/draw", "offer a draw (or accept the opponent's offer)"),
     ("/undo", "ask to take back your last move"),
-    ("/games", "your games in progress, with links"),
+    ("/games", "your games in progress, most urgent first, with the time left"),
+    ("/play ... time:3d", "a correspondence game: 3d per move, or 7d+1d max 10d (bank)"),
+    ("/vacation start|end|status", "pause your clocks (30 days a year)"),
+    ("/settings", "your turn messages, reminder times and daily digest"),
     ("/rules game", "a short summary of a game's rules"),
     ("/rating [user] [game]", "ratings (Glicko-2; ? marks a provisional rating)"),
     ("/leaderboard game", "this server's best players in a game"),

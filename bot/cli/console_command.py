@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 from bot.cli.startup import CONFIG_STATUS, database_problem, start
@@ -66,6 +67,7 @@ async def run_console(
             image_dir=images,
             runner=TurnRunner(workers=settings.ai_workers),
             ai_seconds=settings.ai_seconds,
+            vacation_allowance=timedelta(days=settings.vacation_days),
         )
         interactive = sys.stdin.isatty()
         if interactive:

@@ -13,7 +13,7 @@ import logging
 import re
 import shlex
 from collections.abc import Awaitable, Callable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TextIO
 
@@ -53,6 +53,7 @@ from bot.services.notifications import parse_switch
 from bot.services.players import Player
 from bot.services.results import DrawStatus, GameView, MoveResult, UndoResult, UndoStatus
 from bot.services.tournament_views import TournamentView
+from bot.services.vacations import DEFAULT_ALLOWANCE
 from bot.storage.competition import PairingRecord
 from bot.storage.repository import ChallengeRecord, GameRecord, Repository
 from bot.texts import (
@@ -124,6 +125,7 @@ class ConsoleApp:
         image_dir: Path | None = None,
         runner: TurnRunner | None = None,
         ai_seconds: float = DEFAULT_SECONDS,
+        vacation_allowance: timedelta = DEFAULT_ALLOWANCE,
     ) -> None:
         self.out = out
         self.image_dir = image_dir
@@ -139,6 +141,7 @@ class ConsoleApp:
             runner=runner,
             ai_seconds=ai_seconds,
             background=Background(deferred=True),
+            vacation_allowance=vacation_allowance,
         )
         self.computer = self.services.computer
         """Plays the computer's seats; @tabula (its name) is the computer as an opponent."""

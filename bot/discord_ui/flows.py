@@ -17,6 +17,7 @@ from typing import Any, Literal
 import discord
 
 from bot.boards import render_board
+from bot.clock_texts import board_clocks, clock_line
 from bot.discord_ui.buttons import (
     MoveForm,
     answer_buttons,
@@ -25,8 +26,16 @@ from bot.discord_ui.buttons import (
     resign_confirmation,
     turn_buttons,
 )
+from bot.discord_ui.notices import Notices
 from bot.discord_ui.style import STYLE
 from bot.discord_ui.tournaments import TournamentFlows
+from bot.services.alerts import (
+    DigestNotice,
+    ReminderNotice,
+    TimeoutNotice,
+    TurnNotice,
+    VacationNotice,
+)
 from bot.services.computer import computer_seat
 from bot.services.container import Services
 from bot.services.errors import InvalidInputError
@@ -89,6 +98,8 @@ class Flows:
         self._services: Services | None = None
         self.tournaments = TournamentFlows(self)
         """Ratings and tournaments: their commands, buttons and announcements."""
+        self.notices = Notices(self)
+        """Reminders, timeouts, digests, vacations: direct messages and thread posts."""
 
     def attach(self, services: Services) -> None:
         """Give the flows their services (built after the flows, which are their notifier)."""
@@ -106,8 +117,14 @@ class Flows:
     async def board_payload(
         self, view: GameView, caption: str, *, buttons: discord.ui.View | None
     ) -> Payload:
-        """The board picture (or diagram), the caption and the buttons, ready to send."""
-        image = await asyncio.to_thread(render_board, view)
+        """The board picture (or diagram) with the clocks, the caption (with the time
+        left in a timed game) and the buttons, ready to send."""
+        status = await self.services.clocks.status(view.record)
+        line = clock_line(view, status, STYLE)
+        if line is not None:
+            caption = f"{caption}\n{line}"
+        clocks = board_clocks(status, view.record)
+        image = await asyncio.to_thread(render_board, view, clocks=clocks)
         payload: Payload = {"content": caption}
         if image.png is not None:
             payload["file"] = discord.File(io.BytesIO(image.png), filename=image.filename)
@@ -167,6 +184,7 @@ class Flows:
         colour: str,
         level: str | None = None,
         rated: bool = True,
+        time: str | None = None,
     ) -> None:
         """/play: post a challenge with its buttons and remember the message; against the
         bot itself (or with a level and no opponent), start a game against the computer.
@@ -174,6 +192,11 @@ class Flows:
         if interaction.channel_id is None:
             raise InvalidInputError("Challenges are made in a server channel.")
         me = self.client.user
+        against_me = (opponent is not None and me is not None and opponent.id == me.id) or (
+            opponent is None and level is not None
+        )
+        if against_me and time is not None:
+            raise InvalidInputError("Games against me have no clock: leave out the time.")
         if opponent is not None and me is not None and opponent.id == me.id:
             await self.computer_game(interaction, game, options, colour, level)
             return
@@ -194,6 +217,7 @@ class Flows:
             options=options,
             colour=colour,
             rated=rated,
+            time_control=time,
         )
         response = await interaction.response.send_message(
             challenge_text(challenge, STYLE), view=challenge_buttons(challenge)
@@ -543,3 +567,25 @@ class Flows:
     async def tournament_cancelled(self, tournament: TournamentView, reason: str) -> None:
         """Say that a tournament was cancelled by itself, and why."""
         await self.tournaments.cancelled(tournament, reason)
+
+    # --- correspondence play: reminders, timeouts, digests, vacations ---
+
+    async def turn_waiting(self, notice: TurnNotice) -> None:
+        """Tell a player by direct message that it is their turn."""
+        await self.notices.turn_waiting(notice)
+
+    async def reminder(self, notice: ReminderNotice) -> None:
+        """Remind a player that their time runs low."""
+        await self.notices.reminder(notice)
+
+    async def timed_out(self, notice: TimeoutNotice) -> None:
+        """Post a loss on time and tell both players."""
+        await self.notices.timed_out(notice)
+
+    async def digest(self, notice: DigestNotice) -> None:
+        """Send a player their digest."""
+        await self.notices.digest(notice)
+
+    async def vacation_changed(self, notice: VacationNotice) -> None:
+        """Tell a player's opponents that they are away or back."""
+        await self.notices.vacation_changed(notice)

@@ -93,6 +93,8 @@ def test_extensions_are_found() -> None:
         "bot.exts.games.moves",
         "bot.exts.games.play",
         "bot.exts.meta.help",
+        "bot.exts.players.settings",
+        "bot.exts.players.vacation",
     ]
 
 

@@ -1,4 +1,4 @@
-"""/games: the caller's active games in every server."""
+"""/games: the caller's active games in every server, most urgent first."""
 
 from __future__ import annotations
 
@@ -7,23 +7,24 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import bot_of
+from bot.clock_texts import dashboard_text
 from bot.discord_ui.style import STYLE
-from bot.texts import games_text
 
 
 class Listing(commands.Cog):
     """Lists games."""
 
-    @app_commands.command(name="games", description="Your games in progress, with links")
+    @app_commands.command(
+        name="games", description="Your games in progress, most urgent first, with time left"
+    )
     async def games(self, interaction: discord.Interaction) -> None:
-        """/games: game, opponent, whose turn, link; only the caller sees it."""
-        user = interaction.user.id
-        records = await bot_of(interaction).services.games.active_games(user)
-        records.sort(key=lambda r: (r.players[r.to_move] != user, r.id))
-        text = games_text(records, user, STYLE)
-        if len(text) > 2000:
-            text = text[:1990].rsplit("\n", 1)[0] + "\n…"
-        await interaction.response.send_message(text, ephemeral=True)
+        """/games: game, opponent, whose turn, time left, link; only the caller sees it."""
+        bot = bot_of(interaction)
+        lines = await bot.services.notifications.dashboard(interaction.user.id)
+        await bot.flows.keep_alive(interaction, ephemeral=True)
+        await bot.flows.respond(
+            interaction, {"content": dashboard_text(lines, STYLE)}, ephemeral=True
+        )
 
 
 async def setup(bot: commands.Bot) -> None:

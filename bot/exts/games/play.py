@@ -22,7 +22,7 @@ from bot.client import bot_of
 from bot.services.challenges import COLOUR_CHOICES
 from rules import AnyGame, Option, OptionValue, list_games
 
-FIXED_PARAMETERS = ("game", "opponent", "colour", "level", "casual")
+FIXED_PARAMETERS = ("game", "opponent", "colour", "level", "casual", "time")
 """The parameters every /play has; no game option may use these names."""
 LEVELS = tuple(level.value for level in Level)
 """The computer's levels, offered as choices of /play's `level`."""
@@ -123,6 +123,7 @@ def build_play_command(games: Sequence[AnyGame] | None = None) -> PlayCommand:
         colour = values.pop("colour", None) or "random"
         level = values.pop("level", None)
         rated = not values.pop("casual", None)
+        time = values.pop("time", None)
         chosen = {name: value for name, value in values.items() if value is not None}
         await bot_of(interaction).flows.challenge(
             interaction,
@@ -132,6 +133,7 @@ def build_play_command(games: Sequence[AnyGame] | None = None) -> PlayCommand:
             colour=colour,
             level=level,
             rated=rated,
+            time=time,
         )
 
     keyword = inspect.Parameter.KEYWORD_ONLY
@@ -146,6 +148,7 @@ def build_play_command(games: Sequence[AnyGame] | None = None) -> PlayCommand:
         ),
         inspect.Parameter("level", keyword, annotation=Literal[LEVELS] | None, default=None),
         inspect.Parameter("casual", keyword, annotation=bool | None, default=None),
+        inspect.Parameter("time", keyword, annotation=str | None, default=None),
     ]
     parameters += [
         inspect.Parameter(
@@ -160,6 +163,7 @@ def build_play_command(games: Sequence[AnyGame] | None = None) -> PlayCommand:
         "colour": "the colour you play (default: random)",
         "level": "how strongly I play when you play against me (default: medium)",
         "casual": "true for a casual game that does not change ratings (default: rated)",
+        "time": "the clock: none, 3d per move, or 7d+1d max 10d (default: the server's)",
         **{option.name: option.description for option in options},
     }
     callback = app_commands.describe(**descriptions)(play)

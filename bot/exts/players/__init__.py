@@ -1,0 +1,1 @@
+"""A player's own commands: vacations and notification settings."""

@@ -1,0 +1,39 @@
+"""/vacation start|end|status: pause one's clocks, within a yearly allowance."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import bot_of
+from bot.clock_texts import vacation_change_text, vacation_status_text
+from bot.discord_ui.style import STYLE
+
+
+class Vacation(commands.GroupCog, group_name="vacation"):
+    """Vacations: the player's clocks stand still while it is their turn."""
+
+    @app_commands.command(name="start", description="Go on vacation: your clocks stop")
+    @app_commands.describe(length="how long, like 5d or 36h (default: until /vacation end)")
+    async def start(self, interaction: discord.Interaction, length: str | None = None) -> None:
+        """Start a vacation; the opponents are told in each game."""
+        change = await bot_of(interaction).services.vacations.start(interaction.user.id, length)
+        await interaction.response.send_message(vacation_change_text(change, STYLE), ephemeral=True)
+
+    @app_commands.command(name="end", description="Come back from vacation: your clocks run")
+    async def end(self, interaction: discord.Interaction) -> None:
+        """End the vacation now; the unused days return to the year's allowance."""
+        change = await bot_of(interaction).services.vacations.end(interaction.user.id)
+        await interaction.response.send_message(vacation_change_text(change, STYLE), ephemeral=True)
+
+    @app_commands.command(name="status", description="Your vacation and the days left this year")
+    async def status(self, interaction: discord.Interaction) -> None:
+        """Whether the caller is away, and the allowance used and left."""
+        status = await bot_of(interaction).services.vacations.status(interaction.user.id)
+        await interaction.response.send_message(vacation_status_text(status, STYLE), ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Load the extension."""
+    await bot.add_cog(Vacation())
