@@ -1,0 +1,74 @@
+"""Correspondence play in the console: /play time=, /settings, /vacation, /games, /wait,
+reminders and a loss on time, on a manual clock."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.cli import build_parser
+from bot.services.clock import ManualClock, SystemClock
+from tests.console.test_console import open_session
+
+
+async def test_a_correspondence_game_in_the_console(tmp_path: Path) -> None:
+    """Settings, a timed game with its clock line, a vacation seen by the opponent, a
+    reminder by direct message, then the loss on time with both told."""
+    session = await open_session(tmp_path / "c.sqlite3", ManualClock())
+    try:
+        printed = await session.run(
+            "bob> /settings turns=on reminders=6h\n"
+            "alice> /play groups @bob start=drop colour=white time=1d\n"
+            "bob> /accept\n"
+            "alice> /move c3\n"
+        )
+        assert "(to bob) Reminders: 6h before a deadline, by direct message" in printed
+        assert "⏱ 1d per move: alice has 1d left (runs out in 24 h 0 min)." in printed
+        assert "(DM to bob) Your turn in Groups (start drop) #1 vs alice: alice played c3." in (
+            printed
+        )
+        printed = await session.run(
+            "bob> /vacation start 2d\nalice> /games\n/board\n/vacation\nbob> /vacation fly\n"
+        )
+        assert "[game #1] 🏖 bob is on vacation, back in 2 days" in printed
+        assert "(to bob) 🏖 You are on vacation, back in 2 days" in printed
+        assert "bob's turn · 1d left, runs out in 3 days (on vacation, back in 2 days)" in printed
+        assert "bob is on vacation, back in 2 days; their clock is paused with 1d left." in printed
+        assert "(to alice) You are not on vacation. Vacation left in 2025: 30d" in printed
+        assert "(to bob) Write /vacation start [length like 7d]" in printed
+        printed = await session.run("alice> /wait 2d18h\n/wait 1h\n/wait 5h\n")
+        assert "[game #1] bob is back from vacation: their clock runs again." in printed
+        assert "(DM to bob) Your vacation is over: your clocks run again, and 1 game wait" in (
+            printed
+        )
+        assert "(DM to bob) ⏰ You have 6h left to move in Groups (start drop) #1" in printed
+        assert "⏰ @bob ran out of time." in printed
+        assert "alice wins with White (bob ran out of time)." in printed
+        assert "(DM to bob) ⏰ You ran out of time in Groups (start drop) #1 vs alice" in printed
+        assert "(DM to alice)" not in printed
+    finally:
+        await session.repo.close()
+
+
+async def test_settings_and_wait_refusals(tmp_path: Path) -> None:
+    """Bad settings are named; /wait needs a manual clock and a duration."""
+    session = await open_session(tmp_path / "s.sqlite3", ManualClock())
+    try:
+        printed = await session.run(
+            "alice> /settings colour=blue\n/settings reminders=soon\n/settings digest=maybe\n"
+            "/wait\n"
+        )
+        session.app.clock = SystemClock()
+        printed += await session.run("alice> /wait 1h\n")
+    finally:
+        await session.repo.close()
+    assert "(to alice) Write settings as turns=on|off, reminders=24h,1h" in printed
+    assert "(to alice) 'soon' is not a duration" in printed
+    assert "(to alice) digest is on or off (got 'maybe')." in printed
+    assert "(to alice) Write how long to wait, like /wait 2d." in printed
+    assert "(to alice) /wait needs the console started with --manual-clock." in printed
+
+
+def test_the_console_takes_a_manual_clock() -> None:
+    """`tabula console --manual-clock` is an option of the console only."""
+    args = build_parser().parse_args(["console", "--manual-clock"])
+    assert args.manual_clock

@@ -1,0 +1,68 @@
+"""The real bot against the fake Discord with a correspondence clock: reminders as a
+thread mention and as a direct message, then the loss on time posted in the thread and
+both players told. The bot's clock is moved by hand; its scheduler ticks every 50 ms."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+from bot.services.clock import ManualClock
+from bot.storage.repository import GameStatus
+from tests.discord.test_e2e import challenge_and_accept, move, private_reply, running
+from tests.fakediscord.fixtures import FakeClub
+
+H = timedelta(hours=1)
+
+
+async def test_reminders_then_a_loss_on_time(fake_club: FakeClub, tmp_path: Path) -> None:
+    """Alice (no direct messages) is reminded in the thread; Bob (turn messages on) by
+    direct message; Bob's time runs out: the result is posted with both mentioned, Bob is
+    told privately too, and moves are refused."""
+    fake, alice, bob = fake_club.fake, fake_club.alice, fake_club.bob
+    clock = ManualClock()
+    async with running(fake, tmp_path / "t.sqlite3", clock) as bot:
+        text = await private_reply(fake, fake.slash(bob, fake_club.channel, "settings",
+                                                    {"turn_messages": True}))  # fmt: skip
+        assert "Direct message when it is your turn: on" in text
+        assert "Reminders: 1d, 1h before a deadline, by direct message" in text
+        refused = await private_reply(
+            fake,
+            fake.slash(alice, fake_club.channel, "play",
+                       {"game": "groups", "opponent": bob, "time": "1x"}),
+        )  # fmt: skip
+        assert refused.startswith("'1x' is not a duration")
+        board, thread = await challenge_and_accept(
+            fake_club, {"game": "groups", "start": "drop", "colour": "white", "time": "1d"}
+        )
+        assert "⏱ 1d per move: Alice has 1d left (runs out <t:" in board.content
+
+        clock.advance(23 * H)
+        reminder = await fake.wait_for_message(thread, lambda m: "⏰" in m.content)
+        assert reminder.content.startswith(f"⏰ {alice.mention}, you have 1h left to move")
+        assert alice in reminder.pinged
+
+        answer = await move(fake, alice, thread, "c3")
+        assert answer.message is not None and "Bob has 1d left" in answer.message.content
+        bob_dms = fake.dm_channel(bob)
+        turn = await fake.wait_for_message(bob_dms, lambda m: "Your turn" in m.content)
+        assert "Alice played **c3**" in turn.content and str(thread.id) in turn.content
+
+        clock.advance(23 * H)
+        await fake.wait_for_message(bob_dms, lambda m: "You have 1h left to move" in m.content)
+        clock.advance(H)
+        result = await fake.wait_for_message(thread, lambda m: "ran out of time" in m.content)
+        assert result.content.startswith(f"⏰ {bob.mention} ran out of time.")
+        assert "**Alice wins** with White (Bob ran out of time)." in result.content
+        assert {alice, bob} <= set(result.pinged) and result.attachments
+        lost = await fake.wait_for_message(bob_dms, lambda m: "You ran out of time" in m.content)
+        assert "Alice wins" in lost.content
+        assert fake.dm_channel(alice).messages == []  # she asked for no direct messages
+
+        late = await move(fake, bob, thread, "c5")
+        assert late.ephemeral and late.message is not None
+        assert late.message.content.startswith("You have no game in progress here.")
+        record = await bot.services.games.record(1)
+        assert record.status is GameStatus.FINISHED and record.winner == 0
+        reminders = [m for m in thread.messages if m.content.startswith("⏰")]
+        assert len(reminders) == 2  # the reminder and the result: nothing twice
