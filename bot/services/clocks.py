@@ -28,9 +28,10 @@ reminder so the scheduler finds them after a restart.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TypeVar
 
 from bot.services.alerts import ReminderNotice, TimeoutNotice
 from bot.services.clock import Clock
@@ -52,6 +53,8 @@ from bot.storage.repository import (
 )
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 OUTAGE_THRESHOLD = timedelta(minutes=10)
 """A longer silence of the scheduler between two runs of the bot counts as downtime."""
@@ -148,6 +151,22 @@ def charged(
     banks = list(turn.banks)
     banks[turn.seat] = min(bank, control.cap)
     return (banks[0], banks[1])
+
+
+async def _each(
+    game_ids: Sequence[int], action: Callable[[int], Awaitable[T | None]], what: str
+) -> list[T]:
+    """Run `action` for each game; a failure is logged and does not stop the others."""
+    done = []
+    for game_id in game_ids:
+        try:
+            result = await action(game_id)
+        except Exception:
+            log.exception("game %s: %s failed", game_id, what)
+            continue
+        if result is not None:
+            done.append(result)
+    return done
 
 
 def turns_of(moves: Sequence[MoveRecord]) -> list[list[MoveRecord]]:
@@ -431,16 +450,8 @@ class ClockService:
 
     async def time_out_due(self) -> list[GameView]:
         """End every game whose running clock has run out, as a loss on time."""
-        ended = []
-        for game_id in await self._repository.due_clocks(self._clock.now()):
-            try:
-                view = await self._time_out(game_id)
-            except Exception:
-                log.exception("game %s: applying the timeout failed", game_id)
-                continue
-            if view is not None:
-                ended.append(view)
-        return ended
+        due = await self._repository.due_clocks(self._clock.now())
+        return await _each(due, self._time_out, "applying the timeout")
 
     async def _time_out(self, game_id: int) -> GameView | None:
         synced = await self.sync(game_id)
@@ -471,16 +482,8 @@ class ClockService:
 
     async def remind_due(self) -> list[ReminderNotice]:
         """Send every reminder that has come due; each at most once per turn and offset."""
-        sent = []
-        for game_id in await self._repository.due_reminders(self._clock.now()):
-            try:
-                notice = await self._remind(game_id)
-            except Exception:
-                log.exception("game %s: sending a reminder failed", game_id)
-                continue
-            if notice is not None:
-                sent.append(notice)
-        return sent
+        due = await self._repository.due_reminders(self._clock.now())
+        return await _each(due, self._remind, "sending a reminder")
 
     async def _remind(self, game_id: int) -> ReminderNotice | None:
         synced = await self.sync(game_id)

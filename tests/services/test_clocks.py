@@ -8,6 +8,7 @@ from datetime import timedelta
 
 import pytest
 
+from bot.services.alerts import TimeoutNotice
 from bot.services.clocks import TimeUpError
 from bot.services.errors import InvalidInputError
 from bot.services.results import GameView
@@ -333,3 +334,27 @@ async def test_clocks_are_repaired_for_games_made_without_hooks(env: Env) -> Non
     env.clock.advance(D)
     await env.services.scheduler.tick()
     assert (await env.services.games.record(record.id)).result_reason == "alice ran out of time"
+
+
+async def test_a_failing_announcement_stops_nothing(
+    env: Env, caplog: pytest.LogCaptureFixture
+) -> None:
+    """If telling the players fails, the game is still lost on time (stored first), the
+    failure is logged, and the other games due at the same tick are handled."""
+    first = await env.start(time_control="1d")
+    second = await env.start(time_control="1d")
+    announced = []
+
+    async def flaky(notice: TimeoutNotice) -> None:
+        if notice.view.id == first.id:
+            raise RuntimeError("Discord is down")
+        announced.append(notice.view.id)
+
+    env.notifier.timed_out = flaky  # type: ignore[method-assign]
+    env.clock.advance(D)
+    await env.services.scheduler.tick()
+    for view in (first, second):
+        assert (await env.services.games.record(view.id)).result_reason == "alice ran out of time"
+    assert announced == [second.id]
+    assert "announcing the loss on time failed" in caplog.text
+    caplog.clear()  # the failure was the point of this test
