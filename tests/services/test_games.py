@@ -464,3 +464,36 @@ async def test_check_turn_before_opening_the_move_form(env: Env) -> None:
     await games.resign(view.id, BOB.id)
     with pytest.raises(InvalidStateError):
         await games.check_turn(view.id, ALICE.id)
+
+
+async def test_multi_move_turns(env: Env) -> None:
+    """Diffusion Chess: sub-moves keep the turn; the turn's moves are reported at its end;
+    undo mid-turn takes back the turn's moves at once; a whole turn needs approval."""
+    view = await env.start(game="diffusion")
+    games = env.services.games
+    state = view.state
+    played: list[str] = []
+    undone_once = False
+    while state.to_move == 0:
+        notation = state.legal_notations()[0]
+        result = await games.play(view.id, ALICE.id, notation)
+        state = result.view.state
+        played.append(notation)
+        assert result.turn_complete == (state.to_move == 1)
+        if len(played) == 2 and not undone_once:
+            undone_once = True
+            undone = await games.request_undo(view.id, ALICE.id)
+            assert undone.status is UndoStatus.APPLIED
+            assert [m.notation for m in undone.moves] == played
+            assert undone.view.state == view.state and undone.view.record.ply == 0
+            state, played = view.state, []
+    assert [m.notation for m in result.turn_moves] == played and len(played) == 4
+    assert result.turn_notation == ", ".join(played)
+    bob_move = state.legal_notations()[0]
+    await games.play(view.id, BOB.id, bob_move)
+    requested = await games.request_undo(view.id, ALICE.id)
+    assert requested.status is UndoStatus.REQUESTED
+    assert [m.notation for m in requested.moves] == [*played, bob_move]
+    applied = await games.answer_undo(view.id, BOB.id, accept=True)
+    assert applied.view.state == view.state
+    assert await env.repo.list_moves(view.id) == []
