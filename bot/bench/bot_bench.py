@@ -220,7 +220,7 @@ class Driver:
 class BotProcess:
     """The bot in a child process pinned to one CPU, answering "cpu" and "stop" requests."""
 
-    def __init__(self, fake: Any, database: Path, cpu: int, synchronous: str) -> None:
+    def __init__(self, fake: Any, database: Path, cpu: int | None, synchronous: str) -> None:
         context = multiprocessing.get_context("spawn")
         self.conn, child = context.Pipe()
         self.process = context.Process(
@@ -255,13 +255,15 @@ class BotTarget:
     gateway_url: str
     token: str
     database: Path
-    cpu: int
+    cpu: int | None
+    """The CPU the bot may use; None leaves it unpinned (the quick test)."""
     synchronous: str
 
 
 def serve_bot(conn: Any, target: BotTarget) -> None:
     """The child process: point discord.py at the fake, pin to one CPU, run the bot."""
-    os.sched_setaffinity(0, {target.cpu})
+    if target.cpu is not None:
+        os.sched_setaffinity(0, {target.cpu})
     logging.basicConfig(level=logging.WARNING)
     discord.http.Route.BASE = target.api_url
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(target.gateway_url)
@@ -309,7 +311,7 @@ async def measure(
     plies: int,
     seed: int,
     database: Path,
-    cpu: int,
+    cpu: int | None,
     synchronous: str = "FULL",
 ) -> dict[str, Any]:
     """Run both phases; return the report."""

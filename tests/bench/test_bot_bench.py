@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 
@@ -31,7 +30,7 @@ async def test_a_tiny_benchmark(tmp_path: Path) -> None:
         plies=12,
         seed=1,
         database=tmp_path / "bench.sqlite3",
-        cpu=min(os.sched_getaffinity(0)),
+        cpu=None,  # unpinned: a busy test machine must not starve the bot of its 3 seconds
     )
     paced, saturated = report["phases"]
     assert paced["phase"] == "paced" and saturated["phase"] == "saturated"
