@@ -39,14 +39,10 @@ def format_left(delta: timedelta) -> str:
     return f"{minutes}m" if minutes else "under 1m"
 
 
-def date_text(moment: datetime) -> str:
-    """An absolute time for pictures, which cannot show each reader's time zone."""
-    return f"{moment:%d %b %H:%M} UTC"
-
-
 def away_text(vacation: Vacation) -> str:
-    """ "away until 12 Mar 14:00 UTC" (for pictures)."""
-    return f"away until {date_text(vacation.end)}"
+    """ "away until 12 Mar" (for pictures: short, the day in UTC)."""
+    end = vacation.end
+    return f"away until {end.day} {end:%b}"
 
 
 def board_clocks(status: ClockStatus | None, record: GameRecord) -> tuple[str | None, str | None]:
@@ -68,7 +64,7 @@ def board_clocks(status: ClockStatus | None, record: GameRecord) -> tuple[str | 
                 continue
             text = left
         elif seat == status.seat:
-            text = f"{left} left" + (" (paused)" if status.paused else "")
+            text = f"{left} left"  # a paused clock says "away until ..." below
         elif status.control.per_move is not None:
             text = f"{left} per move"
         else:

@@ -1300,18 +1300,18 @@ class SqliteRepository:
         """Games whose clock is missing or behind (see the interface)."""
         rows = await self._all(
             "SELECT g.id FROM games g LEFT JOIN game_clocks c ON c.game_id = g.id "
-            "WHERE (g.status = 'active' AND g.time_control != 'none' "
-            "       AND (c.game_id IS NULL OR c.synced_ply != g.ply)) "
-            "   OR (g.status != 'active' AND c.stopped_at IS NULL AND c.game_id IS NOT NULL) "
-            "ORDER BY g.id",
+            "WHERE g.status = 'active' AND g.time_control != 'none' "
+            "AND (c.game_id IS NULL OR c.synced_ply != g.ply) "
+            "UNION SELECT c.game_id FROM game_clocks c JOIN games g ON g.id = c.game_id "
+            "WHERE c.deadline IS NOT NULL AND g.status != 'active' ORDER BY 1",
             (),
         )
-        return [row["id"] for row in rows]
+        return [row[0] for row in rows]
 
     async def running_clocks(self) -> list[int]:
-        """Games whose clock runs."""
+        """Games whose clock runs (only a running clock has a deadline)."""
         rows = await self._all(
-            "SELECT game_id FROM game_clocks WHERE stopped_at IS NULL ORDER BY game_id", ()
+            "SELECT game_id FROM game_clocks WHERE deadline IS NOT NULL ORDER BY game_id", ()
         )
         return [row["game_id"] for row in rows]
 

@@ -1,0 +1,121 @@
+"""The words of correspondence play: time left, the clocks in pictures, the clock line."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.clock_texts import board_clocks, clock_line, format_left
+from bot.services.clocks import ClockStatus
+from bot.services.durations import parse_time_control
+from bot.services.results import GameView
+from bot.storage.repository import ClockTurn, GameRecord, GameStatus, Vacation
+from rules import get_game
+
+NOW = datetime(2025, 3, 10, 12, tzinfo=UTC)
+H = timedelta(hours=1)
+D = timedelta(days=1)
+
+
+class PlainStyle:
+    """Mentions as @name, times as ISO text."""
+
+    def mention(self, user_id: int | None, name: str) -> str:
+        return f"@{name}"
+
+    def when(self, moment: datetime) -> str:
+        return f"at {moment:%d %b %H:%M}"
+
+    def game_link(self, record: GameRecord) -> str:
+        return f"#{record.id}"
+
+
+def record(**changes: object) -> GameRecord:
+    values: dict[str, object] = {
+        "game": "groups",
+        "options": {"start": "standard"},
+        "guild_id": 1,
+        "channel_id": 2,
+        "players": (10, 11),
+        "names": ("alice", "bob"),
+        "created_at": NOW,
+        "id": 5,
+        "time_control": "3d",
+    }
+    values.update(changes)
+    return GameRecord(**values)  # type: ignore[arg-type]
+
+
+def status(
+    control: str = "3d",
+    seat: int = 1,
+    left: tuple[timedelta, timedelta] = (3 * D, 2 * D + 5 * H),
+    away: tuple[Vacation | None, Vacation | None] = (None, None),
+    deadline: datetime | None = NOW + 2 * D + 5 * H,
+) -> ClockStatus:
+    turn = ClockTurn(5, 2, seat, 1, NOW - 19 * H)
+    return ClockStatus(parse_time_control(control), turn, deadline, left, NOW, away)
+
+
+@pytest.mark.parametrize(
+    ("delta", "text"),
+    [
+        (2 * D + 4 * H + 59 * timedelta(minutes=1), "2d 4h"),
+        (3 * D, "3d"),
+        (5 * H + 12 * timedelta(minutes=1), "5h 12m"),
+        (2 * H, "2h"),
+        (12 * timedelta(minutes=1), "12m"),
+        (timedelta(seconds=59), "under 1m"),
+        (timedelta(), "no time"),
+    ],
+)
+def test_format_left(delta: timedelta, text: str) -> None:
+    """Two units at most, rounded down (never promising time that is not there)."""
+    assert format_left(delta) == text
+
+
+def test_board_clocks_per_move_and_bank() -> None:
+    """The player to move: time left; the other: per move, or their bank."""
+    assert board_clocks(status(), record()) == ("3d per move", "2d 5h left")
+    bank = status("7d+1d max 10d", seat=0, left=(6 * D, 8 * D))
+    assert board_clocks(bank, record()) == ("6d left", "8d")
+    assert board_clocks(None, record()) == (None, None)
+
+
+def test_board_clocks_show_vacations() -> None:
+    """A player away says until when (the day, in UTC)."""
+    away = Vacation(1, 11, NOW, NOW + 4 * D)
+    assert board_clocks(status(away=(None, away)), record()) == (
+        "3d per move",
+        "2d 5h left · away until 14 Mar",
+    )
+
+
+def test_board_clocks_after_a_loss_on_time() -> None:
+    """The loser shows "out of time"; a per-move clock means nothing for the winner."""
+    ended = record(status=GameStatus.FINISHED, winner=0, result_reason="bob ran out of time")
+    stopped = status(left=(3 * D, timedelta()), deadline=None)
+    assert board_clocks(stopped, ended) == (None, "out of time")
+    bank = status("1d+1h max 2d", left=(D, timedelta()), deadline=None)
+    assert board_clocks(bank, ended) == ("1d", "out of time")
+
+
+def test_clock_line() -> None:
+    """Who must move by when; with a bank, the other's bank too; vacations named."""
+    view = GameView(record(), get_game("groups").new_game())
+    style = PlainStyle()
+    assert clock_line(view, status(), style) == (
+        "⏱ 3d per move: bob has 2d 5h left (runs out at 12 Mar 17:00)."
+    )
+    bank = status("7d+1d max 10d", left=(6 * D, 8 * D))
+    assert clock_line(view, bank, style) == (
+        "⏱ 7d+1d max 10d (bank + increment, capped): bob has 8d left (runs out at 12 Mar "
+        "17:00). alice has 6d."
+    )
+    away = Vacation(1, 11, NOW, NOW + 4 * D)
+    assert clock_line(view, status(away=(None, away)), style) == (
+        "⏱ 3d per move: bob is on vacation, back at 14 Mar 12:00; their clock is paused "
+        "with 2d 5h left."
+    )
+    assert clock_line(view, status(deadline=None), style) is None
