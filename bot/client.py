@@ -204,6 +204,10 @@ class TabulaBot(commands.Bot):
                     gate.active,
                     timeout,
                 )
+            try:  # a round being paired: let it finish rather than redo it at the next start
+                await asyncio.wait_for(self._services.background.settle(), timeout)
+            except TimeoutError:
+                log.warning("tournament work did not finish within %gs; cancelling it", timeout)
             await self._services.computer.close()
             await self._services.background.close()
         await super().close()

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar, cast
 
 import discord
 
+from bot.discord_ui.buttons import board_buttons
 from bot.discord_ui.errors import guarded
 from bot.discord_ui.style import STYLE
 from bot.services.players import Player
@@ -385,8 +386,12 @@ class TournamentFlows:
     ) -> None:
         """Open the game's thread in the tournament's channel; the first board calls both
         players by mention."""
-        channel = await self._channel(tournament.record.channel_id)
         caption = tournament_game_caption(tournament, pairing, game, STYLE)
+        if game.record.thread_id is not None:  # announced before a crash: reuse its thread
+            payload = await self.flows.board_payload(game, caption, buttons=board_buttons(game))
+            await self.flows.post(game.record.location, payload)
+            return
+        channel = await self._channel(tournament.record.channel_id)
         name = game_thread_name(tournament, pairing, game)
         await self.flows.open_game_in(channel, game, caption, name=name)
 

@@ -146,3 +146,28 @@ async def test_an_organiser_role_a_withdrawal_and_a_cancellation(
         assert "Games in progress were aborted without a result" in cancelled.content
         aborted = await fake.wait_for_message(other_thread, lambda m: "was aborted" in m.content)
         assert "Club Cup was cancelled by Dave" in aborted.content
+
+
+async def test_a_game_announced_again_after_a_crash_keeps_its_thread(
+    fake_club: FakeClub, tmp_path: Path
+) -> None:
+    """A game whose announcement was not recorded is posted again into its own thread."""
+    fake, alice, bob, carol = fake_club.fake, fake_club.alice, fake_club.bob, fake_club.carol
+    channel = fake_club.channel
+    async with running(fake, tmp_path / "t.sqlite3") as bot:
+        create = {"game": "groups", "format": "single-elimination", "name": "Club Cup"}
+        await (await fake.slash(carol, channel, "tournament create", create)).response()
+        for user in (alice, bob):
+            await (await fake.slash(user, channel, "tournament join")).response()
+        await (await fake.slash(carol, channel, "tournament start")).response()
+        thread = await fake.wait_for_thread(channel, lambda t: t.name.startswith("Club Cup R1"))
+        await fake.wait_for_message(thread, lambda m: "The game begins" in m.content)
+        await bot.services.background.settle()
+        # As if the bot had stopped before storing that the game was announced:
+        view = await bot.services.tournaments.view(1)
+        [pairing] = view.pairings
+        assert pairing.game_id is not None and pairing.announced
+        game = await bot.services.games.view(pairing.game_id)
+        await bot.flows.tournament_game_started(view, pairing, game)
+        boards = [m for m in thread.messages if "The game begins" in m.content]
+        assert len(boards) == 2 and len(channel.threads) == 1
