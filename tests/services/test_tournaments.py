@@ -471,3 +471,21 @@ async def test_results_arriving_together_share_one_advance(env: Env) -> None:
     await services.background.settle()
     view = await services.tournaments.view(view.id)
     assert view.current_round == 2 and len(view.round_pairings(2)) == 3
+
+
+async def test_a_loss_on_time_ends_a_round_through_the_clocks(env: Env) -> None:
+    """With a 1-day clock, the clocks' timeout ends the game; the next round follows."""
+    view = await start(env, await create(env, "round robin", 3, time_control="1d"))
+    [(pairing, game)] = await games_in_progress(env, view)
+    assert game.time_control == "1d"
+    env.clock.advance(timedelta(days=1, minutes=1))
+    await env.services.scheduler.tick()
+    await env.services.background.settle()
+    ended = await env.services.games.record(game.id)
+    assert ended.status is GameStatus.FINISHED and ended.winner == 1
+    assert ended.result_reason == f"{ended.names[0]} ran out of time"
+    view = await env.services.tournaments.view(view.id)
+    assert view.round_pairings(1)[0].result is Result.SECOND_WINS
+    assert view.current_round == 2 and env.notifier.rounds[-1] == (view.id, 2)
+    assert len(await env.repo.rating_changes(game.id)) == 2  # a loss on time is rated
+    assert pairing.game_id == game.id
