@@ -112,3 +112,15 @@ def test_a_finished_game_has_no_move() -> None:
     assert won.outcome() is not None
     with pytest.raises(ValueError, match="over"):
         choose_move(won, Budget(iterations=5))
+
+
+def test_a_diffusion_turn_shares_one_budget() -> None:
+    """The five moves of a Diffusion Chess turn together stay within the turn's budget."""
+    state = random_position("diffusion", 4, seed=6)
+    moves_left = state.moves_left  # type: ignore[attr-defined]
+    assert moves_left == 5
+    clock = FakeTime(0.002)
+    decisions = choose_turn(state, Budget(seconds=1.0), seed=3, time_source=clock)
+    assert len(decisions) == moves_left
+    assert clock.now <= 1.0
+    assert all(d.seconds <= 1.0 / 5 * 1.5 for d in decisions[:1])

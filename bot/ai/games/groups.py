@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
+from bot.ai.bits import set_bits
 from bot.ai.policy import Move, Policy, State, logistic, register_policy
 from rules.groups import SIZE, GroupsMove, GroupsState
 
@@ -45,18 +46,9 @@ def group_count(bits: int) -> int:
     return count
 
 
-def _cells(bits: int) -> list[int]:
-    cells = []
-    while bits:
-        low = bits & -bits
-        cells.append(low.bit_length() - 1)
-        bits ^= low
-    return cells
-
-
 def spread(bits: int) -> int:
     """The sum of the stones' orthogonal distances from their median cell."""
-    cells = _cells(bits)
+    cells = set_bits(bits)
     if not cells:
         return 0
     cols = sorted(cell % SIZE for cell in cells)
@@ -99,7 +91,7 @@ class GroupsPolicy(Policy):
         if rng.random() >= GREEDY:
             return rng.choice(moves)
         own = state.black if state.to_move else state.white
-        cells = _cells(own)
+        cells = set_bits(own)
         col = sum(cell % SIZE for cell in cells) / len(cells)
         row = sum(cell // SIZE for cell in cells) / len(cells)
         closer = [move for move in moves if _gain(move, col, row) > 0.5]

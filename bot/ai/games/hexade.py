@@ -12,6 +12,7 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from bot.ai.bits import set_bits
 from bot.ai.policy import Move, Policy, State, logistic, register_policy
 from rules.hexade import SHAPES, HexadeMove, HexadeState
 from rules.hexcoords import DIRECTIONS, board_cells, span
@@ -60,15 +61,6 @@ def _tables(size: int) -> _Tables:
 def _shift(bits: int, offset: int) -> int:
     """Bit p of the result is bit p + offset of `bits`."""
     return bits >> offset if offset >= 0 else bits << -offset
-
-
-def _bits(mask: int) -> list[int]:
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
-    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +157,7 @@ class HexadePolicy(Policy):
         for tier in tiers:
             fresh = tier & ~seen
             if fresh:
-                bits = _bits(fresh)
+                bits = set_bits(fresh)
                 rng.shuffle(bits)
                 ordered.extend(bits)
                 seen |= fresh
@@ -213,7 +205,7 @@ class HexadePolicy(Policy):
         """The captures that leave the opponent without a six (else they win)."""
         opponent = 1 - state.to_move
         saving = 0
-        for bit in _bits(captures):
+        for bit in set_bits(captures):
             outcome = state.play(tables.moves[bit]).outcome()
             if outcome is None or outcome.winner != opponent:
                 saving |= 1 << bit
@@ -224,9 +216,9 @@ class HexadePolicy(Policy):
         tables = _tables(state.size)
         for tier in self._tiers(state, tables):
             if tier and rng.random() < 0.9:
-                return tables.moves[rng.choice(_bits(tier))]
+                return tables.moves[rng.choice(set_bits(tier))]
         legal = self._legal(state, tables)
-        return tables.moves[rng.choice(_bits(legal))] if legal else None
+        return tables.moves[rng.choice(set_bits(legal))] if legal else None
 
     def evaluate(self, state: State) -> float:
         assert isinstance(state, HexadeState)

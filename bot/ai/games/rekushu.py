@@ -8,6 +8,7 @@ from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from bot.ai.bits import set_bits
 from bot.ai.policy import Move, Policy, State, logistic, register_policy
 from rules.rekushu import Rectangle, RekushuMove, RekushuState
 
@@ -42,11 +43,7 @@ class _Board:
         self.claimed = state.black_tiles | state.white_tiles
         self.row_stones: list[list[int]] = [[] for _ in range(n)]
         self.column_stones: list[list[int]] = [[] for _ in range(n)]
-        bits = self.occupied
-        while bits:
-            low = bits & -bits
-            p = low.bit_length() - 1
-            bits ^= low
+        for p in set_bits(self.occupied):
             self.row_stones[p // n].append(p % n)
             self.column_stones[p % n].append(p // n)
         self.stack = [sum(1 << (j * n) for j in range(k + 1)) for k in range(n)]
@@ -102,11 +99,7 @@ def plans(board: _Board, own: int) -> list[Plan]:
     """
     n = board.n
     found: dict[Rectangle, Plan] = {}
-    bits = own
-    while bits:
-        low = bits & -bits
-        p = low.bit_length() - 1
-        bits ^= low
+    for p in set_bits(own):
         x, y = p % n, p // n
         columns, rows = board.neighbours(x, y)
         for x2 in columns:
@@ -223,7 +216,7 @@ def _spoilers(board: _Board, other: int, legal: set[int]) -> list[int]:
     cells: dict[int, None] = {}
     for plan in plans(board, other):
         free = board.closed(plan.rect) & ~board.occupied
-        cells.update((p, None) for p in _bit_list(free) if p in legal)
+        cells.update((p, None) for p in set_bits(free) if p in legal)
     return list(cells)
 
 
@@ -245,15 +238,6 @@ def _claims(
             (rect.area, RekushuMove(p % n, p // n, rect)) for p in helpers if not inside >> p & 1
         )
     return claims
-
-
-def _bit_list(bits: int) -> list[int]:
-    found = []
-    while bits:
-        low = bits & -bits
-        found.append(low.bit_length() - 1)
-        bits ^= low
-    return found
 
 
 register_policy("rekushu", RekushuPolicy)

@@ -8,6 +8,7 @@ import random
 from collections.abc import Iterable
 from functools import cache
 
+from bot.ai.bits import set_bits
 from bot.ai.policy import Move, Policy, State, logistic, register_policy
 from rules.stones import RETURN, MoveKind, StonesMove, StonesState, place
 
@@ -34,15 +35,6 @@ def _neighbours(size: int) -> tuple[tuple[int, ...], ...]:
             near.append(p + size)
         table.append(tuple(near))
     return tuple(table)
-
-
-def _points(bits: int) -> list[int]:
-    found = []
-    while bits:
-        low = bits & -bits
-        found.append(low.bit_length() - 1)
-        bits ^= low
-    return found
 
 
 class _Board:
@@ -189,7 +181,7 @@ def _threatened(board: _Board) -> dict[int, int]:
     threats: dict[int, int] = {}
     for group in board.state.groups.values():
         if group.seat != board.seat and group.libs.bit_count() == 2:
-            for p in _points(group.libs):
+            for p in set_bits(group.libs):
                 threats[p] = threats.get(p, 0) + group.stones.bit_count()
     return threats
 
