@@ -12,6 +12,7 @@ import json
 import os
 import statistics
 import sys
+import traceback
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
@@ -109,20 +110,31 @@ def run(args: argparse.Namespace) -> int:
         futures = {
             pool.submit(play_game, spec): label for label, group in specs.items() for spec in group
         }
+        failed = 0
         for done, future in enumerate(as_completed(futures), 1):
-            record = future.result()
-            records[futures[future]].append(record)
+            label = futures[future]
+            try:
+                record = future.result()
+            except Exception:
+                # One broken game must not lose the others' results: report it, go on.
+                failed += 1
+                print(f"[{done}/{len(futures)}] {label}: the game failed", file=sys.stderr)
+                traceback.print_exc(file=sys.stderr)
+                continue
+            records[label].append(record)
             print(
-                f"[{done}/{len(futures)}] {futures[future]} {record.spec.seats}: "
+                f"[{done}/{len(futures)}] {label} {record.spec.seats}: "
                 f"winner {record.winner} after {record.plies} plies ({record.reason})",
                 file=sys.stderr,
                 flush=True,
             )
-    met = True
+    met = not failed
     for match in matches:
         report = summarise(match, records[match.label])
         met &= report["target_met"]
         print(json.dumps(report) if args.json else describe(game.name, report))
+    if failed:
+        print(f"{failed} game(s) failed: see the errors above", file=sys.stderr)
     return 0 if met else 1
 
 

@@ -135,3 +135,11 @@ def test_diffusion_king_capture_wins_at_once() -> None:
     assert decision.reason == "wins at once"
     outcome = state.play(decision.move).outcome()
     assert outcome is not None and outcome.winner == 0
+
+
+def test_hexade_second_white_stone_beside_the_edge_has_candidates() -> None:
+    """White a9, Black b9: every cell near the stones is forbidden for White's second
+    stone, so the player looks further away instead of finding nothing to play."""
+    state = HEXADE.new_game().play_text("b9").play_text("a9")
+    decision = choose_move(state, Budget(iterations=30), seed=1)
+    assert decision.move in set(state.legal_moves())

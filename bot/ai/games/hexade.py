@@ -179,7 +179,7 @@ class HexadePolicy(Policy):
         mine = windows(tables, own, opponent)
         theirs = windows(tables, opponent, own)
         around = near(tables, occupied) & legal
-        return [
+        tiers = [
             mine.empty_cells(tables, 5, legal),
             theirs.empty_cells(tables, 5, legal),
             captures,
@@ -190,6 +190,11 @@ class HexadePolicy(Policy):
             mine.empty_cells(tables, 2, legal) & around,
             around,
         ]
+        if not around:
+            # Every cell near the stones is taken or forbidden (White's second stone
+            # next to the edge, say): any legal cell will do.
+            tiers.append(legal)
+        return tiers
 
     @staticmethod
     def _legal(state: HexadeState, tables: _Tables) -> int:
