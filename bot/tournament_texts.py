@@ -191,11 +191,33 @@ def tournament_summary(view: TournamentView, style: Style) -> str:
             lines.append("Join with /tournament join; the organiser starts it.")
     elif record.status is TournamentStatus.RUNNING:
         lines.append(f"Round {view.current_round} of {record.rounds} is being played.")
-    elif record.status is TournamentStatus.FINISHED:
-        lines.append(f"Finished: {winner_text(view, style)}.")
     else:
-        lines.append("Cancelled.")
+        lines.append(_ended(view, style))
     return "\n".join(lines)
+
+
+def _ended(view: TournamentView, style: Style) -> str:
+    if view.record.status is TournamentStatus.FINISHED:
+        return f"Finished: {winner_text(view, style)}."
+    return "Cancelled."
+
+
+def announcement_text(view: TournamentView, style: Style) -> str:
+    """The announcement once entries have closed (its buttons removed): what it is and
+    where to follow it, in words that stay true while the rounds go on."""
+    record = view.record
+    if record.status is TournamentStatus.OPEN:
+        return tournament_summary(view, style)
+    head = tournament_summary(view, style).split("\n")[:2]
+    if record.status is TournamentStatus.RUNNING:
+        started = style.when(record.started_at) if record.started_at is not None else "now"
+        head.append(
+            f"Entries are closed: it started {started}. /tournament pairings and "
+            "/tournament standings show how it goes."
+        )
+    else:
+        head.append(f"Entries are closed. {_ended(view, style)}")
+    return "\n".join(head)
 
 
 def entrants_text(view: TournamentView) -> str:

@@ -18,6 +18,7 @@ import discord
 from bot.discord_ui.buttons import board_buttons
 from bot.discord_ui.errors import guarded
 from bot.discord_ui.style import STYLE
+from bot.services.errors import InvalidStateError
 from bot.services.players import Player
 from bot.services.results import GameView
 from bot.services.tournament_views import TournamentView
@@ -27,6 +28,7 @@ from bot.tournament_texts import (
     PROVISIONAL_NOTE,
     TableMessage,
     aborted_text,
+    announcement_text,
     cancellation_text,
     entrants_text,
     final_message,
@@ -238,9 +240,11 @@ class TournamentFlows:
             rated=not casual,
             **({"max_players": max_players} if max_players is not None else {}),
         )
-        await interaction.response.send_message(
+        response = await interaction.response.send_message(
             tournament_summary(view, STYLE), view=entry_buttons(view.id)
         )
+        if response.message_id is not None:
+            await self.service.attach_message(view.id, response.message_id)
 
     async def join(self, interaction: discord.Interaction, tournament_id: int | None) -> None:
         """/tournament join."""
@@ -262,14 +266,24 @@ class TournamentFlows:
     async def entry_button(
         self, interaction: discord.Interaction, tournament_id: int, action: str
     ) -> None:
-        """Join or Leave under an announcement: update its count, confirm privately."""
+        """Join or Leave under an announcement: update its count, confirm privately.
+
+        A click on a tournament no longer taking entries removes the stale buttons (the
+        refusal is still answered privately)."""
         guild = guild_of(interaction)
-        if action == "join":
-            view = await self.service.join(guild, tournament_id, player(interaction.user))
-            done = f"You joined {tournament_heading(view)}."
-        else:
-            view = await self.service.leave(guild, tournament_id, interaction.user.id)
-            done = f"You left {tournament_heading(view)}."
+        try:
+            if action == "join":
+                view = await self.service.join(guild, tournament_id, player(interaction.user))
+                done = f"You joined {tournament_heading(view)}."
+            else:
+                view = await self.service.leave(guild, tournament_id, interaction.user.id)
+                done = f"You left {tournament_heading(view)}."
+        except InvalidStateError:
+            current = await self.service.view(tournament_id)
+            if current.record.status is not TournamentStatus.OPEN:
+                text = announcement_text(current, STYLE)
+                await interaction.response.edit_message(content=text, view=None)
+            raise
         await interaction.response.edit_message(content=tournament_summary(view, STYLE))
         await interaction.followup.send(done, ephemeral=True)
 
@@ -307,6 +321,7 @@ class TournamentFlows:
         )
         text = cancellation_text(cancellation, f"by {interaction.user.mention}")
         await self.flows.respond(interaction, {"content": text})
+        await self.close_entries(cancellation.tournament)
 
     async def standings(self, interaction: discord.Interaction, tournament_id: int | None) -> None:
         """/tournament standings."""
@@ -380,6 +395,21 @@ class TournamentFlows:
         message = round_started_message(tournament, number)
         payload = table_payload(message, f"round-{number}.txt")
         await self.flows.post(tournament.record.channel_id, payload)
+        if number == 1:
+            await self.close_entries(tournament)
+
+    async def close_entries(self, tournament: TournamentView) -> None:
+        """Edit the tournament's announcement once entries closed: no more Join / Leave."""
+        record = tournament.record
+        if record.message_id is None or record.status is TournamentStatus.OPEN:
+            return
+        channel = self.flows.client.get_partial_messageable(record.channel_id)
+        try:
+            await channel.get_partial_message(record.message_id).edit(
+                content=announcement_text(tournament, STYLE), view=None
+            )
+        except discord.HTTPException as exc:
+            log.warning("could not close the entries of tournament %s: %s", record.id, exc)
 
     async def game_started(
         self, tournament: TournamentView, pairing: PairingRecord, game: GameView
@@ -412,6 +442,7 @@ class TournamentFlows:
         """Say that the tournament was cancelled without a command, and why."""
         text = f"{tournament_heading(tournament)} was cancelled: {reason}."
         await self.flows.post(tournament.record.channel_id, {"content": text})
+        await self.close_entries(tournament)
 
     async def _channel(self, channel_id: int) -> object:
         """The channel object (for creating threads), fetched if it is not cached."""

@@ -294,6 +294,10 @@ class TournamentService:
         log.info("tournament %s created in guild %s by %s", record.id, guild_id, member.player.id)
         return await self._view_of(record)
 
+    async def attach_message(self, tournament_id: int, message_id: int) -> None:
+        """Remember the message announcing the tournament, to close its entry buttons later."""
+        await self._repository.set_tournament_message(tournament_id, message_id)
+
     async def join(
         self, guild_id: int, tournament_id: int | None, player: Player
     ) -> TournamentView:

@@ -99,6 +99,8 @@ class TournamentRecord(NewTournament):
     started_at: datetime | None = None
     finished_at: datetime | None = None
     updated_at: datetime | None = None
+    message_id: int | None = None
+    """The message announcing the tournament with its Join / Leave buttons, if known."""
 
     @property
     def title(self) -> str:

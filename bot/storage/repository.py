@@ -455,6 +455,9 @@ class Repository(Protocol):
         """Open tournaments whose entry window has closed."""
         ...
 
+    async def set_tournament_message(self, tournament_id: int, message_id: int) -> None:
+        """Remember the message that announces the tournament (with its entry buttons)."""
+
     async def tournaments_needing_work(self) -> list[int]:
         """Running tournaments with something to do: a result to record, a round to pair,
         a game to make or announce."""

@@ -314,7 +314,7 @@ _CHANGE_COLUMNS = (
 _TOURNAMENT_COLUMNS = (
     "id, guild_id, channel_id, name, organiser_id, organiser_name, game, options, format, "
     "swiss_rounds, rounds, time_control, rated, max_players, status, entry_closes_at, "
-    "announced_round, created_at, started_at, finished_at, updated_at"
+    "announced_round, created_at, started_at, finished_at, updated_at, message_id"
 )
 
 _PAIRING_COLUMNS = "id, tournament_id, round, first_id, second_id, result, game_id, announced"
@@ -434,6 +434,7 @@ def _tournament(row: sqlite3.Row) -> TournamentRecord:
         started_at=_parse_time(row["started_at"]),
         finished_at=_parse_time(row["finished_at"]),
         updated_at=_parse_time(row["updated_at"]),
+        message_id=row["message_id"],
     )
 
 
@@ -1037,6 +1038,13 @@ class SqliteRepository:
                 tournament.id,
             ),
         )
+
+    async def set_tournament_message(self, tournament_id: int, message_id: int) -> None:
+        """Remember the message that announces the tournament (with its entry buttons)."""
+        async with self._transaction() as db:
+            await db.execute(
+                "UPDATE tournaments SET message_id = ? WHERE id = ?", (message_id, tournament_id)
+            )
 
     async def list_tournaments(
         self, guild_id: int, statuses: Sequence[TournamentStatus]

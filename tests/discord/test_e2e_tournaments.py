@@ -72,6 +72,8 @@ async def test_a_round_robin_tournament_end_to_end(fake_club: FakeClub, tmp_path
         for user in (bob, carol):
             reply = (await (await fake.slash(user, channel, "tournament join")).response()).message
             assert reply is not None and "joined **Club Cup** (#1)" in reply.content
+        info = (await (await fake.slash(bob, channel, "tournament info")).response()).message
+        assert info is not None and [label for _, label, _ in info.buttons()] == ["Join", "Leave"]
         early = await fake.slash(alice, channel, "tournament start")
         assert "Only Carol, who created Club Cup" in await private_text(early)
         started = await fake.slash(carol, channel, "tournament start")
@@ -79,6 +81,15 @@ async def test_a_round_robin_tournament_end_to_end(fake_club: FakeClub, tmp_path
         assert start_reply is not None and "round 1 is being paired" in start_reply.content
         round_one = await fake.wait_for_message(channel, lambda m: "round 1 of 3" in m.content)
         assert "has started with 3 players" in round_one.content and "```" in round_one.content
+        await fake.wait_for(
+            lambda: not fake.messages[announcement.id].buttons() or None, what="entries closed"
+        )
+        closed = fake.messages[announcement.id].content
+        assert "3 of 128 players entered.\nEntries are closed: it started <t:" in closed
+        stale = await fake.click(bob, info, label="Join")  # the buttons of /tournament info
+        assert (await stale.response()).type == 7 and not fake.messages[info.id].buttons()
+        [refusal] = await stale.followups()
+        assert refusal.ephemeral and "is not taking entries: it has started" in refusal.content
         result = await play_round(fake_club, 1)
         assert "wins** with Black" in result.content
         assert "Ratings: " in result.content and "1500? → 1662? (+162)" in result.content
@@ -144,6 +155,15 @@ async def test_an_organiser_role_a_withdrawal_and_a_cancellation(
         assert cancelled is not None and not cancelled.ephemeral
         assert cancelled.content.startswith(f"**Club Cup** (#1) was cancelled: by {dave.mention}.")
         assert "Games in progress were aborted without a result" in cancelled.content
+        announcement = (await created.response()).message
+        assert announcement is not None
+        await fake.wait_for(
+            lambda: (
+                "Entries are closed. Cancelled." in fake.messages[announcement.id].content or None
+            ),
+            what="the announcement closed",
+        )
+        assert not fake.messages[announcement.id].buttons()
         aborted = await fake.wait_for_message(other_thread, lambda m: "was aborted" in m.content)
         assert "Club Cup was cancelled by Dave" in aborted.content
 

@@ -158,10 +158,14 @@ async def test_leaderboards_count_the_server_a_game_was_played_in(
 
 
 async def test_tournament_round_trip_entrants_and_seeds(repo: SqliteRepository) -> None:
-    """A tournament, its entrants in join order, then by seed after the start."""
+    """A tournament and its announcement, its entrants in join order, then by seed after
+    the start (which keeps the announcement)."""
     created = await repo.create_tournament(new_tournament())
     assert created.id > 0 and created.status is TournamentStatus.OPEN
     assert created.format is Format.SWISS and created.options == {"size": 6}
+    assert await repo.get_tournament(created.id) == created
+    await repo.set_tournament_message(created.id, 777)
+    created = created.evolve(message_id=777)
     assert await repo.get_tournament(created.id) == created
     for user, minutes in ((100, 0), (200, 1), (300, 2)):
         await repo.add_entrant(
