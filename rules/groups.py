@@ -42,6 +42,8 @@ BLACK_START = ("e3", "d4", "f4", "c5", "e5", "d6")
 DROP_AREA = tuple(row * SIZE + col for row in range(2, 6) for col in range(2, 6))
 """The cells of the central square c3–f6, where stones are dropped with `start=drop`."""
 _DROP_MASK = sum(1 << sq for sq in DROP_AREA)
+_CELL_TEXT = re.compile(r"[a-z]\d{1,2}")
+"""What one cell of a move looks like; `parse_point` then names a bad column or row."""
 
 
 def _rays() -> tuple[tuple[tuple[int, int], ...], ...]:
@@ -191,7 +193,11 @@ class GroupsState(GameState[GroupsMove]):
 
     def parse_move(self, text: str) -> GroupsMove:
         parts = [p for p in re.split(r"\s*-\s*", text.strip()) if p]
-        if len(parts) not in (1, 2) or text.count("-") != len(parts) - 1:
+        if (
+            len(parts) not in (1, 2)
+            or text.count("-") != len(parts) - 1
+            or not all(_CELL_TEXT.fullmatch(p.lower()) for p in parts)
+        ):
             raise InvalidMoveError(
                 f"{text.strip()!r} is not a Groups move: write a step or jump like d3-e2, "
                 "or a drop like d4"
@@ -227,6 +233,10 @@ class GroupsState(GameState[GroupsMove]):
             if occupied >> origin & 1:
                 raise IllegalMoveError(f"the stone on {_cell_name(origin)} is not yours")
             raise IllegalMoveError(f"there is no stone on {_cell_name(origin)}")
+        if target == origin:
+            raise IllegalMoveError(
+                f"{self.format_move(move)} does not move the stone: name the cell it moves to"
+            )
         if occupied >> target & 1:
             raise IllegalMoveError(f"{_cell_name(target)} is occupied")
         dc = target % SIZE - origin % SIZE
@@ -392,8 +402,6 @@ class GroupsGame(Game[GroupsState]):
         except (ValueError, struct.error, zlib.error) as exc:
             raise DecodeError(f"not an encoded Groups state: {exc}") from None
         state = GroupsState(start, white, black, to_move, ply, last_move, history, None)
-        if ply == 0:
-            return state
         return state._with_result(1 - to_move)
 
     def max_plies(self, options: Options) -> int | None:

@@ -124,6 +124,29 @@ def test_bad_notation_is_invalid(text: str) -> None:
         GROUPS.new_game().parse_move(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("d3e2", "'d3e2' is not a Groups move: write a step or jump like d3-e2, or a drop like d4"),
+        ("pass", "'pass' is not a Groups move: write a step or jump like d3-e2"),
+        ("d3-x", "'d3-x' is not a Groups move"),
+        ("i3-e2", "there is no column i: columns skip i, as on a Go board"),
+        ("D3-E9", "e9 is off the board (columns a–h, rows 1–8)"),
+    ],
+)
+def test_bad_notation_says_why(text: str, message: str) -> None:
+    """A syntax error shows the Groups notation, or names the bad column or row."""
+    with pytest.raises(InvalidMoveError) as info:
+        GROUPS.new_game().parse_move(text)
+    assert str(info.value).startswith(message)
+
+
+def test_a_move_to_its_own_cell_is_refused() -> None:
+    """d3-d3 is not a move, and the message says so rather than "d3 is occupied"."""
+    with pytest.raises(IllegalMoveError, match=r"^d3-d3 does not move the stone"):
+        GROUPS.new_game().parse_move("d3-d3")
+
+
 def test_connecting_all_six_wins_for_the_mover() -> None:
     """A step that joins all six stones orthogonally wins at once."""
     state = GROUPS.position(
@@ -185,6 +208,39 @@ def test_third_repetition_is_a_draw() -> None:
     assert state.outcome() == Outcome(None, "the same position occurred three times")
 
 
+def test_repetition_counts_only_positions_with_the_same_player_to_move() -> None:
+    """The start position recurs with Black to move in between: that one does not count."""
+    white_triangle = ("d3-d2", "e3-e2", "d2-c2", "e2-e3", "c2-d3")
+    black_triangle = ("e3-e2", "d3-d2", "e2-f2", "d2-d3", "f2-e3")
+    state = play_all(GROUPS.new_game(), *white_triangle)
+    assert (state.ply, state.to_move) == (5, 1)
+    assert (state.white, state.black) == (GROUPS.new_game().white, GROUPS.new_game().black)
+    state = play_all(state, *black_triangle)
+    assert (state.ply, state.to_move) == (10, 0)
+    assert (state.white, state.black) == (GROUPS.new_game().white, GROUPS.new_game().black)
+    assert state.outcome() is None  # the third time on the board, the second with White to move
+    shuffle = ("d3-d2", "e3-e2", "d2-d3", "e2-e3")
+    state = play_all(state, *shuffle[:3])
+    assert state.outcome() is None
+    state = state.play_text(shuffle[3])
+    assert state.ply == 14
+    assert state.outcome() == Outcome(None, "the same position occurred three times")
+
+
+def test_a_connection_on_the_400th_move_wins() -> None:
+    """The move limit draws only a game the last move left undecided."""
+    position = GROUPS.position(
+        white=["a1", "a2", "a3", "a4", "a5", "c5"],
+        black=["h1", "h2", "h3", "h4", "h5", "g8"],
+    )
+    fields = position.encode().split(";")
+    fields[2] = "399"
+    state = GROUPS.decode(";".join(fields))
+    assert state.outcome() is None
+    assert state.play_text("c5-b5").outcome() == Outcome(0, "all six stones connected")
+    assert state.play_text("c5-c6").outcome() == Outcome(None, "no winner after 400 moves")
+
+
 def test_move_limit_draws() -> None:
     """A game still undecided after 400 moves is drawn."""
     fields = GROUPS.new_game().encode().split(";")
@@ -206,6 +262,23 @@ def test_player_without_a_legal_move_loses() -> None:
     blocked = state.play_text("e2-d1")
     assert blocked.outcome() == Outcome(0, "Black has no legal move")
     assert list(blocked.legal_moves()) == []
+
+
+def test_decode_keeps_the_result_of_a_hand_made_position() -> None:
+    """A position decided from the start (ply 0) is still decided once decoded."""
+    corner = ["a3", "b2", "b3", "c1", "c2", "a4", "c4", "d3", "c3"]
+    mirrored = ["h6", "g7", "g6", "f8", "f7", "h5", "f5", "e8", "e6", "f6"]
+    stuck = GROUPS.position(
+        white=[*corner, *mirrored, "d1"], black=["a1", "b1", "a2", "h8", "g8", "h7"], to_move=1
+    )
+    assert stuck.outcome() == Outcome(0, "Black has no legal move")
+    assert GROUPS.decode(stuck.encode()) == stuck
+    connected = GROUPS.position(
+        white=["a1", "a2", "a3", "a4", "a5", "a6"],
+        black=["h1", "h2", "h3", "h4", "h5", "g8"],
+        to_move=1,
+    )
+    assert GROUPS.decode(connected.encode()).outcome() == Outcome(0, "all six stones connected")
 
 
 def test_encode_keeps_the_repetition_history() -> None:
