@@ -790,18 +790,22 @@ def _judge(state: StonesState) -> Outcome | None:
     colours = state.game.colours
     last = state.last_move
     if last is not None and last.kind is MoveKind.PLACE:
-        taken = (
-            state.removed[state.to_move].bit_count()
-            + state.stakes_removed[state.to_move].bit_count()
-        )
+        stones = state.removed[state.to_move].bit_count()
+        stakes = state.stakes_removed[state.to_move].bit_count()
         lead, needed = state.lead(mover), state.threshold(mover)
-        if taken >= 2 and lead >= needed:
+        if stones + stakes >= 2 and lead >= needed:
+            taken = _count(stones, "stone") + (f" and {_count(stakes, 'stake')}" if stakes else "")
             return Outcome(
                 mover, f"decisive move: captured {taken} with a lead of {lead} (needed {needed})"
             )
     if not state._has_legal_move():
         return Outcome(mover, f"{colours[state.to_move]} has no legal move")
     return None
+
+
+def _count(number: int, noun: str) -> str:
+    """ "1 stone", "2 stones"."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 def _build_groups(

@@ -158,6 +158,27 @@ def test_one_placement_captures_two_groups() -> None:
     assert after.liberties(1, 0) == 3  # b1 now has a1, c1 and b2
 
 
+def test_two_single_stones_from_two_groups_make_a_decisive_move() -> None:
+    """The ≥ 2 counts every stone the placement captures, whichever groups they were in."""
+    state = setup(
+        """
+        . . . . .
+        . . . . .
+        . . . . .
+        B . B . .
+        W . W B .
+        """,
+        threshold=7,
+        prisoners=(5, 6),
+    )
+    after = state.play_text("b1")
+    assert after.captured_last == ((0, 0, 1), (2, 0, 1))
+    assert after.prisoners == (7, 6)
+    assert after.outcome() == Outcome(
+        0, "decisive move: captured 2 stones with a lead of 1 (needed 1)"
+    )
+
+
 def test_the_mover_captures_first() -> None:
     """a1 has no liberty of its own, but it captures b1 first and so survives."""
     state = setup(
@@ -255,7 +276,7 @@ def test_worked_check_two_stone_capture(prisoners: tuple[int, int], winner: int 
     else:
         lead = after.lead(0)
         assert after.outcome() == Outcome(
-            0, f"decisive move: captured 2 with a lead of {lead} (needed 1)"
+            0, f"decisive move: captured 2 stones with a lead of {lead} (needed 1)"
         )
         assert list(after.legal_moves()) == []
         with pytest.raises(IllegalMoveError, match="the game is over"):
@@ -269,7 +290,7 @@ def test_white_needs_threshold_plus_compensation(white_prisoners: int, wins: boo
         ["a1", "b1", "j9"], ["a2", "b2"], to_move=1, prisoners=(0, white_prisoners)
     )
     after = state.play_text("c1")
-    expected = Outcome(1, "decisive move: captured 2 with a lead of 13 (needed 13)")
+    expected = Outcome(1, "decisive move: captured 2 stones with a lead of 13 (needed 13)")
     assert after.outcome() == (expected if wins else None)
 
 
@@ -284,7 +305,7 @@ def test_without_compensation_both_need_the_threshold(black_prisoners: int, wins
     assert after.is_game_over() is wins
     if wins:
         assert after.outcome() == Outcome(
-            0, "decisive move: captured 2 with a lead of 7 (needed 7)"
+            0, "decisive move: captured 2 stones with a lead of 7 (needed 7)"
         )
 
 
@@ -437,7 +458,9 @@ def test_a_staked_group_loses_its_stake_and_stakes_count_for_decisive() -> None:
     assert after.stakes_captured_last == ((0, 1, 0),)
     assert after.stakes(0) == ()
     assert after.prisoners == (0, 13)
-    assert after.outcome() == Outcome(1, "decisive move: captured 2 with a lead of 13 (needed 13)")
+    assert after.outcome() == Outcome(
+        1, "decisive move: captured 1 stone and 1 stake with a lead of 13 (needed 13)"
+    )
 
 
 def test_a_stake_follows_a_merge_and_survives_its_point_being_filled() -> None:
@@ -484,6 +507,33 @@ def test_self_capture_gives_the_stake_to_the_opponent() -> None:
     assert state.stakes_captured_last == ((0, 2, 0),)
     assert state.prisoners == (0, 10)
     assert state.outcome() is None
+
+
+def test_both_players_may_stake_the_same_point() -> None:
+    """b4 is a liberty of Black's b5 and of White's a4-a5: one stake each may stand there.
+
+    Black then fills b4 itself, capturing a4-a5 and White's stake; Black's own stake on b4
+    stays with b5. Two stones and a stake make the capture decisive (lead −3, needed −4).
+    """
+    state = STONES.position(["b5"], ["a5", "a4"], size=5)
+    state = play_all(state, "stake b4", "stake b4")
+    assert names(state.stakes(0)) == names(state.stakes(1)) == ["b4"]
+    state = state.play_text("a3")
+    with pytest.raises(IllegalMoveError, match="you already have a stake on b4"):
+        state.parse_move("stake b4")
+    state = state.play_text("c5")
+    assert {text for text in notations(state) if text.startswith("stake")} == {
+        "stake a2",
+        "stake b3",
+    }
+    after = state.play_text("b4")
+    assert after.captured_last == ((0, 3, 1), (0, 4, 1))
+    assert after.stakes_captured_last == ((1, 3, 1),)
+    assert names(after.stakes(0)) == ["b4"] and after.stakes(1) == ()
+    assert after.prisoners == (3, 6)
+    assert after.outcome() == Outcome(
+        0, "decisive move: captured 2 stones and 1 stake with a lead of -3 (needed -4)"
+    )
 
 
 def test_stakes_are_part_of_the_position() -> None:
@@ -612,7 +662,9 @@ def test_renderer_accessors() -> None:
     assert state.captured_last == ((0, 0, 0),)
     assert state.stakes_captured_last == ((0, 1, 0),)
     assert state.liberties(0, 1) == 3
-    assert state.outcome() == Outcome(1, "decisive move: captured 2 with a lead of 8 (needed 8)")
+    assert state.outcome() == Outcome(
+        1, "decisive move: captured 1 stone and 1 stake with a lead of 8 (needed 8)"
+    )
 
 
 def test_diagram_shows_the_board_prisoners_and_stakes() -> None:
