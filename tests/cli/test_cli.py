@@ -45,7 +45,7 @@ def test_replay_reports_the_outcome(capsys: pytest.CaptureFixture[str]) -> None:
     [
         (["d3-e2", "e3-e9"], 1, "off the board"),
         (["d3-e2", "d4-d3", "e2-e4"], 2, "e4 is occupied"),
-        (["nonsense"], 0, "not a point"),
+        (["nonsense"], 0, "not a Groups move"),
     ],
 )
 def test_replay_stops_at_the_first_bad_move(
