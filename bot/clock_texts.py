@@ -53,9 +53,7 @@ def board_clocks(status: ClockStatus | None, record: GameRecord) -> tuple[str | 
     for seat in (0, 1):
         left = format_left(status.left[seat])
         if status.stopped:
-            out = record.result_reason is not None and record.result_reason.endswith(
-                "ran out of time"
-            )
+            out = record.result_reason is not None and " ran out of time" in record.result_reason
             if out and record.winner == 1 - seat:
                 texts.append("out of time")
                 continue

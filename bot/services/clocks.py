@@ -459,13 +459,20 @@ class ClockService:
         if synced is None or synced.clock.deadline is None or synced.clock.deadline > now:
             return None
         record, seat = synced.record, synced.clock.current.seat
+        reason = f"{record.names[seat]} ran out of time"
+        # A player who never moved did not play: their opponent wins, but unrated (no
+        # rating points for a no-show, nor a way to farm them with a second account).
+        no_show = record.rated and all(
+            move.seat != seat for move in await self._repository.list_moves(game_id)
+        )
         try:
             view = await self._games.finish(
                 game_id,
                 1 - seat,
-                f"{record.names[seat]} ran out of time",
+                f"{reason} without moving: not rated" if no_show else reason,
                 announce=False,
                 at_ply=record.ply,
+                rated=False if no_show else None,
             )
         except (InvalidStateError, ConflictError):
             return None  # it ended or moved on meanwhile; the next tick looks again

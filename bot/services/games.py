@@ -389,10 +389,14 @@ class GameService:
         winner: int | None,
         reason: str,
         status: GameStatus = GameStatus.FINISHED,
+        *,
+        rated: bool | None = None,
     ) -> GameView:
-        """Store the end of an active game (call under its lock)."""
+        """Store the end of an active game (call under its lock); `rated` (if given)
+        replaces whether the game is rated."""
         now = self._clock.now()
         updated = record.evolve(
+            rated=record.rated if rated is None else rated,
             status=status,
             winner=winner,
             result_reason=reason,
@@ -412,19 +416,20 @@ class GameService:
         *,
         announce: bool = True,
         at_ply: int | None = None,
+        rated: bool | None = None,
     ) -> GameView:
         """End an active game for a reason outside the rules (time, an administrator).
 
         With `announce`, the notifier posts the result (nobody's command answers it).
         With `at_ply`, only if no move was played since the game stood at that ply
-        (`ConflictError` otherwise).
+        (`ConflictError` otherwise). With `rated=False`, a rated game ends unrated.
         """
         async with self._locks(game_id):
             record = await self.record(game_id)
             self._require_active(record)
             if at_ply is not None and record.ply != at_ply:
                 raise ConflictError("A move was played in this game in the meantime.")
-            view = await self._finish(record, winner, reason)
+            view = await self._finish(record, winner, reason, rated=rated)
         view = await self._after_finish(view)
         if announce:
             await self._notifier.game_finished(view)

@@ -3,7 +3,8 @@
 A game is rated when it was started rated (the default for challenges; `casual` games
 are not), both seats are people (never a computer seat), and it finished with a result,
 however it ended: by the rules, a resignation, an agreed draw or on time. Aborted games
-and tournament forfeits (which have no game) are not rated. Each game is rated on its
+and tournament forfeits (which have no game) are not rated, nor is a loss on time by a
+player who never moved (the clocks store that game as unrated). Each game is rated on its
 own, as a rating period of one game, with each player's deviation first grown by the
 time since their last rated game (`bot.competition.glicko2.idle_periods`).
 

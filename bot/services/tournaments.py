@@ -14,7 +14,8 @@ How tournaments behave (the decisions the README repeats):
 - Tournament games are rated unless the tournament was created casual.
 - Starting a round creates all its games at once (a thread each, players mentioned).
   A game's end reaches the tournament through the games' finish hook, whatever ended it
-  (the rules, a resignation, an agreed draw, a timeout: a loss on time is a loss). When
+  (the rules, a resignation, an agreed draw, a timeout: a loss on time is a loss, unrated
+  when the loser never moved). When
   a round's last game ends, the next round is paired and started; after the last round
   the final standings are posted. A scheduler job does the same for anything a crash
   interrupted, so every step survives a restart.

@@ -42,7 +42,8 @@ async def test_a_correspondence_game_in_the_console(tmp_path: Path) -> None:
         )
         assert "(DM to bob) ⏰ You have 6h left to move in Groups (start drop) #1" in printed
         assert "⏰ @bob ran out of time." in printed
-        assert "alice wins with White (bob ran out of time)." in printed
+        assert "alice wins with White (bob ran out of time without moving: not rated)." in (printed)
+        assert "Ratings:" not in printed
         assert "(DM to bob) ⏰ You ran out of time in Groups (start drop) #1 vs alice" in printed
         assert "(DM to alice)" not in printed
     finally:

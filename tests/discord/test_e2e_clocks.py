@@ -53,7 +53,9 @@ async def test_reminders_then_a_loss_on_time(fake_club: FakeClub, tmp_path: Path
         clock.advance(H)
         result = await fake.wait_for_message(thread, lambda m: "ran out of time" in m.content)
         assert result.content.startswith(f"⏰ {bob.mention} ran out of time.")
-        assert "**Alice wins** with White (Bob ran out of time)." in result.content
+        assert "**Alice wins** with White (Bob ran out of time without moving: not rated)." in (
+            result.content
+        )
         assert {alice, bob} <= set(result.pinged) and result.attachments
         lost = await fake.wait_for_message(bob_dms, lambda m: "You ran out of time" in m.content)
         assert "Alice wins" in lost.content

@@ -20,6 +20,8 @@ pytestmark = pytest.mark.usefixtures("no_logged_errors")
 H = timedelta(hours=1)
 D = timedelta(days=1)
 M = timedelta(minutes=1)
+NO_SHOW = "alice ran out of time without moving: not rated"
+"""The reason when alice loses on time before her first move (such a loss is unrated)."""
 
 
 async def test_per_move_clock_resets_every_turn(env: Env) -> None:
@@ -109,7 +111,8 @@ async def test_timeout_ends_the_game_through_finish_once(env: Env) -> None:
     env.services.games.finish_hooks.append(hook)
     await env.services.notifications.update(BOB.id, turn_dms=True)
     view = await env.start(time_control="2d")
-    await play_any(env, view.id)
+    for _ in range(3):  # alice, bob, alice: then bob's clock runs
+        await play_any(env, view.id)
     env.clock.advance(2 * D - M)
     await env.services.scheduler.tick()
     assert (await env.services.games.record(view.id)).is_active
@@ -119,6 +122,7 @@ async def test_timeout_ends_the_game_through_finish_once(env: Env) -> None:
     record = await env.services.games.record(view.id)
     assert record.status is GameStatus.FINISHED
     assert record.winner == 0 and record.result_reason == "bob ran out of time"
+    assert record.rated and len(await env.repo.rating_changes(view.id)) == 2
     assert [v.id for v in finished] == [view.id]
     [notice] = env.notifier.timeouts
     assert notice.seat == 1 and notice.view.record.winner == 0
@@ -136,7 +140,7 @@ async def test_a_move_after_the_deadline_is_refused(env: Env) -> None:
         await play_any(env, view.id)
     assert await env.repo.list_moves(view.id) == []
     await env.services.scheduler.tick()
-    assert (await env.services.games.record(view.id)).result_reason == "alice ran out of time"
+    assert (await env.services.games.record(view.id)).result_reason == NO_SHOW
 
 
 async def test_a_move_just_in_time_beats_the_timeout(env: Env) -> None:
@@ -248,7 +252,7 @@ async def test_restart_before_a_pending_deadline(env: Env) -> None:
     assert (await env.services.games.record(view.id)).is_active
     env.clock.advance(12 * H - 5 * M)
     await env.services.scheduler.tick()
-    assert (await env.services.games.record(view.id)).result_reason == "alice ran out of time"
+    assert (await env.services.games.record(view.id)).result_reason == NO_SHOW
     assert len(env.notifier.timeouts) == 1
 
 
@@ -260,7 +264,7 @@ async def test_a_short_downtime_across_a_deadline_is_not_forgiven(env: Env) -> N
     env.clock.advance(7 * M)
     env = await env.restart()
     await env.services.scheduler.tick()
-    assert (await env.services.games.record(view.id)).result_reason == "alice ran out of time"
+    assert (await env.services.games.record(view.id)).result_reason == NO_SHOW
 
 
 async def test_downtime_does_not_count_against_anyone(env: Env) -> None:
@@ -278,7 +282,7 @@ async def test_downtime_does_not_count_against_anyone(env: Env) -> None:
     assert after.left[0] == 2 * H and after.deadline == env.clock.now() + 2 * H
     env.clock.advance(2 * H)
     await env.services.scheduler.tick()
-    assert (await env.services.games.record(view.id)).result_reason == "alice ran out of time"
+    assert (await env.services.games.record(view.id)).result_reason == NO_SHOW
 
 
 async def test_undo_restores_the_clocks_of_the_turn_taken_back(env: Env) -> None:
@@ -354,7 +358,7 @@ async def test_a_failing_announcement_stops_nothing(
     env.clock.advance(D)
     await env.services.scheduler.tick()
     for view in (first, second):
-        assert (await env.services.games.record(view.id)).result_reason == "alice ran out of time"
+        assert (await env.services.games.record(view.id)).result_reason == NO_SHOW
     assert announced == [second.id]
     assert "announcing the loss on time failed" in caplog.text
     caplog.clear()  # the failure was the point of this test

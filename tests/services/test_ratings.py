@@ -121,6 +121,41 @@ async def test_casual_computer_and_aborted_games_are_not_rated(env: Env) -> None
     assert await env.services.ratings.rate_missed() == 0
 
 
+async def test_a_loss_on_time_before_the_losers_first_move_is_not_rated(env: Env) -> None:
+    """A no-show loses on time but unrated (said in the result); once the loser has
+    moved, a loss on time is rated like any other; a casual game keeps the plain reason."""
+
+    async def timed(rated: bool = True) -> GameView:
+        made = await env.services.challenges.create(
+            guild_id=GUILD, channel_id=CHANNEL, challenger=ALICE, opponent=BOB, game="groups",
+            options={"start": "drop"}, colour="white", rated=rated, time_control="1d",
+        )  # fmt: skip
+        return (await env.services.challenges.accept(made.id, BOB)).view
+
+    first_never = await timed()
+    second_never = await timed()
+    await env.services.games.play(second_never.id, ALICE.id, "c3")
+    both_moved = await timed()
+    for user, move in ((ALICE, "c3"), (BOB, "c5"), (ALICE, "d3")):
+        await env.services.games.play(both_moved.id, user.id, move)
+    casual = await timed(rated=False)
+    env.clock.advance(timedelta(days=1, minutes=1))
+    await env.services.scheduler.tick()
+    for view, loser in ((first_never, "alice"), (second_never, "bob")):
+        record = await env.services.games.record(view.id)
+        assert record.status is GameStatus.FINISHED and not record.rated
+        assert record.result_reason == f"{loser} ran out of time without moving: not rated"
+        assert await env.repo.rating_changes(view.id) == []
+    rated = await env.services.games.record(both_moved.id)
+    assert rated.rated and rated.winner == 0 and rated.result_reason == "bob ran out of time"
+    assert [c.score for c in await env.repo.rating_changes(both_moved.id)] == [1.0, 0.0]
+    plain = await env.services.games.record(casual.id)
+    assert plain.result_reason == "alice ran out of time" and plain.winner == 1
+    assert await env.services.ratings.rate_missed() == 0
+    alice = await env.repo.get_rating(ALICE.id, "groups")
+    assert alice is not None and (alice.games, alice.wins) == (1, 1)
+
+
 async def test_a_long_break_widens_the_deviation_first(env: Env) -> None:
     """After 100 days (20 periods) the old deviation is grown before the next game."""
     await env.services.games.resign((await challenge(env)).id, BOB.id)

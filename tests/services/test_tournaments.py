@@ -20,7 +20,7 @@ from bot.services.tournament_views import TournamentView
 from bot.services.tournaments import Member
 from bot.storage.competition import PairingRecord, PlayerRating, TournamentStatus
 from bot.storage.repository import GameRecord, GameStatus
-from tests.services.conftest import CAROL, CHANNEL, GUILD, ROBOT, Env
+from tests.services.conftest import CAROL, CHANNEL, GUILD, ROBOT, Env, play_any
 
 PLAYERS = [Player(100 + number, f"p{number}") for number in range(1, 9)]
 P1, P2, P3, P4, P5 = PLAYERS[:5]
@@ -474,10 +474,13 @@ async def test_results_arriving_together_share_one_advance(env: Env) -> None:
 
 
 async def test_a_loss_on_time_ends_a_round_through_the_clocks(env: Env) -> None:
-    """With a 1-day clock, the clocks' timeout ends the game; the next round follows."""
+    """With a 1-day clock, the clocks' timeout ends the game; the next round follows. A
+    loss on time counts as a loss, and is rated once the loser has moved (not before)."""
     view = await start(env, await create(env, "round robin", 3, time_control="1d"))
     [(pairing, game)] = await games_in_progress(env, view)
     assert game.time_control == "1d"
+    for _ in range(2):  # both players move once
+        await play_any(env, game.id)
     env.clock.advance(timedelta(days=1, minutes=1))
     await env.services.scheduler.tick()
     await env.services.background.settle()
@@ -489,3 +492,13 @@ async def test_a_loss_on_time_ends_a_round_through_the_clocks(env: Env) -> None:
     assert view.current_round == 2 and env.notifier.rounds[-1] == (view.id, 2)
     assert len(await env.repo.rating_changes(game.id)) == 2  # a loss on time is rated
     assert pairing.game_id == game.id
+    [(_, no_show)] = await games_in_progress(env, view)
+    env.clock.advance(timedelta(days=1, minutes=1))  # nobody moves in round 2
+    await env.services.scheduler.tick()
+    await env.services.background.settle()
+    ended = await env.services.games.record(no_show.id)
+    assert ended.winner == 1 and not ended.rated
+    assert ended.result_reason == f"{ended.names[0]} ran out of time without moving: not rated"
+    view = await env.services.tournaments.view(view.id)
+    assert view.round_pairings(2)[0].result is Result.SECOND_WINS  # still a loss
+    assert await env.repo.rating_changes(no_show.id) == []

@@ -66,7 +66,9 @@ async def test_vacation_pauses_the_clock_while_it_is_the_players_turn(env: Env) 
     assert not (await status(env, view)).paused
     env.clock.advance(2 * D)
     await env.services.scheduler.tick()
-    assert (await env.services.games.record(view.id)).result_reason == "bob ran out of time"
+    assert (
+        await env.services.games.record(view.id)
+    ).result_reason == "bob ran out of time without moving: not rated"
 
 
 async def test_a_vacation_during_the_opponents_turn_changes_nothing_until_ones_turn(
