@@ -23,6 +23,9 @@ from bot.storage.repository import GameRecord, UserSettings, Vacation
 from bot.texts import Style, end_caption, game_title
 from rules import get_game
 
+MESSAGE_LIMIT = 2000
+"""The most characters a Discord message holds."""
+
 
 def format_left(delta: timedelta) -> str:
     """Time left, rounded down to two units: "2d 4h", "5h 12m", "12m", "under 1m"."""
@@ -118,7 +121,8 @@ def _time_left(left: timedelta | None, deadline: datetime | None, style: Style) 
 
 
 def dashboard_text(lines: Sequence[GameLine], style: Style) -> str:
-    """/games: the user's games, most urgent first, with the time left."""
+    """/games: the user's games, most urgent first, with the time left (all of them; a
+    front end with a message limit splits it with `pages`)."""
     if not lines:
         return "You have no game in progress. Start one with /play."
     parts = [f"Your games ({len(lines)}), most urgent first:"]
@@ -139,7 +143,17 @@ def dashboard_text(lines: Sequence[GameLine], style: Style) -> str:
             f"#{record.id} {title} vs {opponent} · move {record.ply} · {turn} · "
             f"{_time_left(line.left, line.deadline, style)}{extra} · {style.game_link(record)}"
         )
-    return _fit("\n".join(parts))
+    return "\n".join(parts)
+
+
+def dashboard_pages(lines: Sequence[GameLine], style: Style, *, max_pages: int = 10) -> list[str]:
+    """/games as messages that each fit Discord's limit (at most `max_pages`, the last
+    saying how many games it leaves out)."""
+    found = pages(dashboard_text(lines, style))
+    if len(found) <= max_pages:
+        return found
+    left_out = sum(page.count("\n") + 1 for page in found[max_pages - 1 :])
+    return [*found[: max_pages - 1], f"… and {left_out} more games."]
 
 
 def turn_text(notice: TurnNotice, style: Style) -> str:
@@ -194,7 +208,11 @@ def digest_text(notice: DigestNotice, style: Style) -> str:
     lines = [f"**{count} game{'s' if count != 1 else ''} waiting for your move**:"]
     for waiting in notice.games:
         lines.append(_waiting_line(waiting, notice.user_id, style))
-    return _fit("\n".join(lines))
+    first, *rest = pages("\n".join(lines), MESSAGE_LIMIT - 60)
+    if not rest:
+        return first
+    shown = first.count("\n")
+    return f"{first}\n… and {count - shown} more: /games lists them all."
 
 
 def _waiting_line(waiting: Waiting, user_id: int, style: Style) -> str:
@@ -205,11 +223,20 @@ def _waiting_line(waiting: Waiting, user_id: int, style: Style) -> str:
     )
 
 
-def _fit(text: str, limit: int = 2000) -> str:
-    """Cut a long list at a line end so it fits one message."""
-    if len(text) <= limit:
-        return text
-    return text[: limit - 2].rsplit("\n", 1)[0] + "\n…"
+def pages(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """The text split at line ends into messages of at most `limit` characters each (a
+    single line longer than that is cut, ending with "…")."""
+    result: list[str] = []
+    page = ""
+    for whole in text.split("\n"):
+        line = whole if len(whole) <= limit else whole[: limit - 1] + "…"
+        if page and len(page) + 1 + len(line) > limit:
+            result.append(page)
+            page = line
+        else:
+            page = f"{page}\n{line}" if page else line
+    result.append(page)
+    return result
 
 
 def vacation_post(notice: VacationNotice, record: GameRecord, style: Style) -> str:

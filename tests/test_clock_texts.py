@@ -6,9 +6,18 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.clock_texts import board_clocks, clock_line, format_left
+from bot.clock_texts import (
+    board_clocks,
+    clock_line,
+    dashboard_pages,
+    digest_text,
+    format_left,
+    pages,
+)
+from bot.services.alerts import DigestNotice, Waiting
 from bot.services.clocks import ClockStatus
 from bot.services.durations import parse_time_control
+from bot.services.notifications import GameLine
 from bot.services.results import GameView
 from bot.storage.repository import ClockTurn, GameRecord, GameStatus, Vacation
 from rules import get_game
@@ -119,3 +128,37 @@ def test_clock_line() -> None:
         "with 2d 5h left."
     )
     assert clock_line(view, status(deadline=None), style) is None
+
+
+def test_pages_split_at_line_ends_within_the_limit() -> None:
+    """Lines stay whole and in order; a page never exceeds the limit; an overlong line
+    is cut with an ellipsis."""
+    lines = [f"line {n} " + "x" * (n % 7) for n in range(40)]
+    found = pages("\n".join(lines), limit=50)
+    assert all(len(page) <= 50 for page in found) and len(found) > 1
+    assert "\n".join(found).split("\n") == lines
+    assert pages("short") == ["short"]
+    assert pages("a\n" + "b" * 30, limit=10) == ["a", "bbbbbbbbb…"]
+
+
+def test_a_long_dashboard_is_paged_and_capped() -> None:
+    """/games in pages of at most 2000 characters; beyond the cap, the games left out
+    are counted."""
+    lines = [GameLine(record(id=n), 0, status(seat=0)) for n in range(1, 61)]
+    found = dashboard_pages(lines, PlainStyle())
+    assert len(found) > 1 and all(len(page) <= 2000 for page in found)
+    listed = "\n".join(found).split("\n")[1:]  # after the heading
+    assert [line.split(" ", 1)[0] for line in listed] == [f"#{n}" for n in range(1, 61)]
+    capped = dashboard_pages(lines, PlainStyle(), max_pages=2)
+    shown = capped[0].count("\n")  # the heading and one line per game
+    assert len(capped) == 2 and capped[1] == f"… and {60 - shown} more games."
+
+
+def test_a_long_digest_says_how_many_games_it_leaves_out() -> None:
+    """One direct message: the games that fit, then how many more /games lists."""
+    games = tuple(Waiting(record(id=n), NOW + D, D) for n in range(1, 101))
+    text = digest_text(DigestNotice(10, games), PlainStyle())
+    assert len(text) <= 2000 and text.startswith("**100 games waiting for your move**:\n- ")
+    shown = text.count("\n- ")
+    assert 10 < shown < 100
+    assert text.endswith(f"\n… and {100 - shown} more: /games lists them all.")

@@ -1,6 +1,7 @@
 """The real bot against the fake Discord with a correspondence clock: reminders as a
 thread mention and as a direct message, then the loss on time posted in the thread and
-both players told. The bot's clock is moved by hand; its scheduler ticks every 50 ms."""
+both players told; a long /games list. The bot's clock is moved by hand; its scheduler
+ticks every 50 ms."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from bot.services.clock import ManualClock
-from bot.storage.repository import GameStatus
+from bot.storage.repository import GameStatus, NewGame
 from tests.discord.test_e2e import challenge_and_accept, move, private_reply, running
 from tests.fakediscord.fixtures import FakeClub
 
@@ -68,3 +69,36 @@ async def test_reminders_then_a_loss_on_time(fake_club: FakeClub, tmp_path: Path
         assert record.status is GameStatus.FINISHED and record.winner == 0
         reminders = [m for m in thread.messages if m.content.startswith("⏰")]
         assert len(reminders) == 2  # the reminder and the result: nothing twice
+
+
+async def test_a_long_games_list_comes_in_several_private_messages(
+    fake_club: FakeClub, tmp_path: Path
+) -> None:
+    """/games with more games than one message holds: every game is listed, in private
+    messages of at most 2000 characters, the most urgent first."""
+    fake, alice, bob = fake_club.fake, fake_club.alice, fake_club.bob
+    clock = ManualClock()
+    async with running(fake, tmp_path / "t.sqlite3", clock) as bot:
+        for number in range(1, 31):  # the later the game, the sooner its deadline
+            record = await bot.services.repository.create_game(
+                NewGame(
+                    game="groups",
+                    options={"start": "drop"},
+                    guild_id=fake_club.guild.id,
+                    channel_id=fake_club.channel.id,
+                    players=(alice.id, bob.id),
+                    names=("Alice", "Bob"),
+                    created_at=clock.now(),
+                    time_control=f"{40 - number}d",
+                )
+            )
+            await bot.services.games.started(record)
+        listed = await fake.slash(alice, fake_club.channel, "games")
+        first = (await listed.response()).message
+        assert first is not None and first.ephemeral
+        assert first.content.startswith("Your games (30), most urgent first:\n#30 Groups")
+        more = await listed.followups(2)
+        assert all(page.ephemeral and len(page.content) <= 2000 for page in more)
+        text = "\n".join([first.content, *(page.content for page in more)])
+        order = [int(line.split(" ", 1)[0][1:]) for line in text.splitlines()[1:]]
+        assert order == list(range(30, 0, -1))

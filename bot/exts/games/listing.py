@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import bot_of
-from bot.clock_texts import dashboard_text
+from bot.clock_texts import dashboard_pages
 from bot.discord_ui.style import STYLE
 
 
@@ -22,9 +22,10 @@ class Listing(commands.Cog):
         bot = bot_of(interaction)
         lines = await bot.services.notifications.dashboard(interaction.user.id)
         await bot.flows.keep_alive(interaction, ephemeral=True)
-        await bot.flows.respond(
-            interaction, {"content": dashboard_text(lines, STYLE)}, ephemeral=True
-        )
+        first, *more = dashboard_pages(lines, STYLE)
+        await bot.flows.respond(interaction, {"content": first}, ephemeral=True)
+        for page in more:  # a long list comes in several private messages
+            await interaction.followup.send(page, ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:
