@@ -3,7 +3,8 @@
 - **Turn messages**: a direct message when it becomes the user's turn, if they asked
   for it and do not take the digest (the digest replaces them: no message per move).
 - **Digest**: one direct message listing every game waiting for the user, sent when
-  something waits and the previous digest is at least one period old.
+  something waits and the previous digest is at least one period old; none while the
+  user is on vacation.
 - **Reminders** (sent by the clocks) go by direct message to users who accept them
   (turn messages or digest on), otherwise as a mention in the game's thread.
 """
@@ -218,6 +219,8 @@ class NotificationService:
         for settings, last in await self._repository.digest_candidates():
             if last is not None and last + settings.digest_period > now:
                 continue
+            if await self._clocks.vacation_now(settings.user_id) is not None:
+                continue  # away: their clocks stand still, and the digest waits for them
             games = await self.waiting(settings.user_id)
             if not games:
                 continue

@@ -129,6 +129,20 @@ async def test_no_digest_when_nothing_waits(env: Env) -> None:
     assert env.notifier.digests == []
 
 
+async def test_no_digest_while_on_vacation(env: Env) -> None:
+    """A player on vacation gets no digest; it comes again once they are back."""
+    await env.services.notifications.update(ALICE.id, digest=True)
+    await env.services.vacations.start(ALICE.id, "2d")
+    await env.start(time_control="3d")
+    await env.services.scheduler.tick()
+    assert env.notifier.digests == []
+    env.clock.advance(2 * D)
+    await env.services.scheduler.tick()  # the vacation ends by itself
+    await env.services.scheduler.tick()
+    [digest] = env.notifier.digests
+    assert digest.user_id == ALICE.id and len(digest.games) == 1
+
+
 async def test_concurrent_ticks_send_one_digest(env: Env) -> None:
     """Two processes ticking at once send the digest once."""
     await env.services.notifications.update(ALICE.id, digest=True)
