@@ -11,6 +11,9 @@ from bot.services.errors import InvalidInputError
 _UNITS = {"w": timedelta(weeks=1), "d": timedelta(days=1), "h": timedelta(hours=1),
           "m": timedelta(minutes=1), "s": timedelta(seconds=1)}  # fmt: skip
 _PART = re.compile(r"(\d+)\s*([wdhms])")
+MAX_DURATION = timedelta(days=365)
+"""The longest duration anything takes (a clock, a vacation, a wait): far-off dates
+would break the date arithmetic."""
 _DURATION = re.compile(r"(?:\d+\s*[wdhms]\s*)+")
 
 
@@ -19,15 +22,29 @@ def parse_duration(text: str) -> timedelta:
     cleaned = text.strip().lower()
     if not cleaned or not _DURATION.fullmatch(cleaned):
         raise InvalidInputError(
-            f"{text.strip()!r} is not a duration: write a number and a unit "
+            f"{quoted(text)} is not a duration: write a number and a unit "
             "(w, d, h, m or s), like 30m, 12h or 1d12h"
         )
     total = timedelta()
     for amount, unit in _PART.findall(cleaned):
-        total += int(amount) * _UNITS[unit]
+        digits = amount.lstrip("0") or "0"
+        if len(digits) <= 6:
+            total += int(digits) * _UNITS[unit]
+        if len(digits) > 6 or total > MAX_DURATION:
+            raise InvalidInputError(
+                f"{quoted(text)} is too long: a duration is at most {format_duration(MAX_DURATION)}"
+            )
     if total <= timedelta():
-        raise InvalidInputError("a duration must be longer than zero")
+        raise InvalidInputError(
+            f"{quoted(text)} is no time at all: a duration must be longer than zero."
+        )
     return total
+
+
+def quoted(text: str, limit: int = 30) -> str:
+    """What the player typed, quoted for a message (cut when long)."""
+    cleaned = text.strip()
+    return repr(cleaned if len(cleaned) <= limit else cleaned[: limit - 1] + "…")
 
 
 def format_duration(delta: timedelta) -> str:
@@ -93,7 +110,7 @@ def parse_time_control(text: str) -> TimeControl:
     if match is None:
         if "+" in cleaned:
             raise InvalidInputError(
-                f"{text.strip()!r} is not a time control: write none, a time per move "
+                f"{quoted(text)} is not a time control: write none, a time per move "
                 "like 3d, or bank+increment with a cap like 7d+1d max 10d"
             )
         return TimeControl(per_move=parse_duration(cleaned))

@@ -38,6 +38,25 @@ def test_bad_durations(text: str) -> None:
         parse_duration(text)
 
 
+@pytest.mark.parametrize(
+    "text", ["366d", "53w", "500000w", "99999999999w", "9" * 5000 + "d", "300d300d", "8760h1s"]
+)
+def test_durations_beyond_a_year_are_refused(text: str) -> None:
+    """Far-off durations (which would break date arithmetic) get a message, not a crash;
+    the message quotes at most 30 characters of what was typed."""
+    with pytest.raises(InvalidInputError, match="is too long: a duration is at most 365d") as info:
+        parse_duration(text)
+    assert len(str(info.value)) < 90
+    assert parse_duration("365d") == parse_duration("8760h") == timedelta(days=365)
+    assert parse_duration("0000000000001h") == timedelta(hours=1)
+
+
+def test_a_zero_duration_is_named() -> None:
+    """Zero is refused with what was typed."""
+    with pytest.raises(InvalidInputError, match="'0d0h' is no time at all: a duration must"):
+        parse_duration("0d0h")
+
+
 @pytest.mark.parametrize("delta", [timedelta(minutes=1), timedelta(days=1, hours=12, seconds=5)])
 def test_format_round_trip(delta: timedelta) -> None:
     """format_duration writes what parse_duration reads back."""
