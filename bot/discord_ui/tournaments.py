@@ -93,15 +93,18 @@ def table_payload(message: TableMessage, filename: str) -> Payload:
     return payload
 
 
-async def answer_in_time(interaction: discord.Interaction, work: Awaitable[T]) -> T:
-    """Await `work`; if it takes long (games to end and announce), defer the answer first.
+async def answer_in_time(
+    interaction: discord.Interaction, work: Awaitable[T], *, ephemeral: bool = False
+) -> T:
+    """Await `work`; if it takes long (games to end and announce), defer the answer first
+    (privately with `ephemeral`: the answer must then be sent privately too).
 
     Refusals come before any slow work, so they are still answered privately.
     """
     task = asyncio.ensure_future(work)
     done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
     if not done and not interaction.response.is_done():
-        await interaction.response.defer(thinking=True)
+        await interaction.response.defer(thinking=True, ephemeral=ephemeral)
     return await task
 
 

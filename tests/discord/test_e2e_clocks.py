@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+from bot.client import TabulaBot
 from bot.services.clock import ManualClock
 from bot.storage.repository import GameStatus, NewGame
 from tests.discord.test_e2e import challenge_and_accept, move, private_reply, running
@@ -76,23 +77,9 @@ async def test_a_long_games_list_comes_in_several_private_messages(
 ) -> None:
     """/games with more games than one message holds: every game is listed, in private
     messages of at most 2000 characters, the most urgent first."""
-    fake, alice, bob = fake_club.fake, fake_club.alice, fake_club.bob
-    clock = ManualClock()
-    async with running(fake, tmp_path / "t.sqlite3", clock) as bot:
-        for number in range(1, 31):  # the later the game, the sooner its deadline
-            record = await bot.services.repository.create_game(
-                NewGame(
-                    game="groups",
-                    options={"start": "drop"},
-                    guild_id=fake_club.guild.id,
-                    channel_id=fake_club.channel.id,
-                    players=(alice.id, bob.id),
-                    names=("Alice", "Bob"),
-                    created_at=clock.now(),
-                    time_control=f"{40 - number}d",
-                )
-            )
-            await bot.services.games.started(record)
+    fake, alice = fake_club.fake, fake_club.alice
+    async with running(fake, tmp_path / "t.sqlite3", ManualClock()) as bot:
+        await timed_games(bot, fake_club, 30)
         listed = await fake.slash(alice, fake_club.channel, "games")
         first = (await listed.response()).message
         assert first is not None and first.ephemeral
@@ -102,3 +89,48 @@ async def test_a_long_games_list_comes_in_several_private_messages(
         text = "\n".join([first.content, *(page.content for page in more)])
         order = [int(line.split(" ", 1)[0][1:]) for line in text.splitlines()[1:]]
         assert order == list(range(30, 0, -1))
+
+
+async def timed_games(bot: TabulaBot, club: FakeClub, count: int) -> None:
+    """`count` games of Alice against Bob with a clock, played in the club's channel."""
+    clock = bot.services.clock
+    for number in range(1, count + 1):  # the later the game, the sooner its deadline
+        record = await bot.services.repository.create_game(
+            NewGame(
+                game="groups",
+                options={"start": "drop"},
+                guild_id=club.guild.id,
+                channel_id=club.channel.id,
+                players=(club.alice.id, club.bob.id),
+                names=("Alice", "Bob"),
+                created_at=clock.now(),
+                time_control=f"{40 - number}d",
+            )
+        )
+        await bot.services.games.started(record)
+
+
+async def test_a_vacation_is_answered_privately_even_when_posting_is_slow(
+    fake_club: FakeClub, tmp_path: Path
+) -> None:
+    """Bob's vacation is announced in each of his games; Discord slowing those posts down
+    makes the bot defer its private answer rather than miss the 3-second deadline."""
+    fake, bob, channel = fake_club.fake, fake_club.bob, fake_club.channel
+    async with running(fake, tmp_path / "t.sqlite3", ManualClock()) as bot:
+        await timed_games(bot, fake_club, 2)
+        fake.fail_next("POST", rf"/channels/{channel.id}/messages", status=429, retry_after=3.2)
+        start = await fake.slash(bob, channel, "vacation start", {"length": "2d"})
+        deferred = await start.response()
+        assert deferred.type == 5 and deferred.ephemeral
+        [answer] = await start.followups(timeout=10)
+        assert answer.ephemeral and answer.content.startswith("🏖 You are on vacation, back <t:")
+        assert "Your opponents in 2 games were told. Vacation left in " in answer.content
+        away = [m for m in channel.messages if m.content.startswith("🏖 Bob is on vacation")]
+        assert len(away) == 2 and not any(m.pinged for m in away)
+        status = await private_reply(fake, fake.slash(bob, channel, "vacation status"))
+        assert status.startswith("You are on vacation, back <t:")
+        back = await private_reply(fake, fake.slash(bob, channel, "vacation end"))
+        assert back.startswith("Welcome back: your clocks run again.")
+        assert sum("Bob is back from vacation" in m.content for m in channel.messages) == 2
+        again = await private_reply(fake, fake.slash(bob, channel, "vacation end"))
+        assert again == "You are not on vacation."

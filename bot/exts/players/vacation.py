@@ -9,6 +9,7 @@ from discord.ext import commands
 from bot.client import bot_of
 from bot.clock_texts import vacation_change_text, vacation_status_text
 from bot.discord_ui.style import STYLE
+from bot.discord_ui.tournaments import answer_in_time
 
 
 class Vacation(commands.GroupCog, group_name="vacation"):
@@ -17,15 +18,26 @@ class Vacation(commands.GroupCog, group_name="vacation"):
     @app_commands.command(name="start", description="Go on vacation: your clocks stop")
     @app_commands.describe(length="how long, like 5d or 36h (default: until /vacation end)")
     async def start(self, interaction: discord.Interaction, length: str | None = None) -> None:
-        """Start a vacation; the opponents are told in each game."""
-        change = await bot_of(interaction).services.vacations.start(interaction.user.id, length)
-        await interaction.response.send_message(vacation_change_text(change, STYLE), ephemeral=True)
+        """Start a vacation; the opponents are told in each game (which may take a while
+        with many games: the answer is then deferred)."""
+        bot = bot_of(interaction)
+        change = await answer_in_time(
+            interaction, bot.services.vacations.start(interaction.user.id, length), ephemeral=True
+        )
+        await bot.flows.respond(
+            interaction, {"content": vacation_change_text(change, STYLE)}, ephemeral=True
+        )
 
     @app_commands.command(name="end", description="Come back from vacation: your clocks run")
     async def end(self, interaction: discord.Interaction) -> None:
         """End the vacation now; the unused days return to the year's allowance."""
-        change = await bot_of(interaction).services.vacations.end(interaction.user.id)
-        await interaction.response.send_message(vacation_change_text(change, STYLE), ephemeral=True)
+        bot = bot_of(interaction)
+        change = await answer_in_time(
+            interaction, bot.services.vacations.end(interaction.user.id), ephemeral=True
+        )
+        await bot.flows.respond(
+            interaction, {"content": vacation_change_text(change, STYLE)}, ephemeral=True
+        )
 
     @app_commands.command(name="status", description="Your vacation and the days left this year")
     async def status(self, interaction: discord.Interaction) -> None:
