@@ -9,6 +9,7 @@ to a mention in the game's thread, so a reminder is never lost silently.
 from __future__ import annotations
 
 import logging
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -64,8 +65,14 @@ class Notices:
         return True
 
     async def turn_waiting(self, notice: TurnNotice) -> None:
-        """Direct message: it is your turn (the thread post already mentions the player)."""
-        await self.direct(notice.user_id, turn_text(notice, STYLE))
+        """Direct message: it is your turn (the thread post already mentions the player).
+
+        Sent in the background: the move that caused it is answered first, even when
+        Discord is slow to open the direct message."""
+        text = turn_text(notice, STYLE)
+        self.flows.services.background.run(
+            f"turn message to user {notice.user_id}", partial(self.direct, notice.user_id, text)
+        )
 
     async def reminder(self, notice: ReminderNotice) -> None:
         """By direct message when the player accepts them, else (or if refused) in the

@@ -134,3 +134,22 @@ async def test_a_vacation_is_answered_privately_even_when_posting_is_slow(
         assert sum("Bob is back from vacation" in m.content for m in channel.messages) == 2
         again = await private_reply(fake, fake.slash(bob, channel, "vacation end"))
         assert again == "You are not on vacation."
+
+
+async def test_a_slow_direct_message_does_not_hold_up_the_move(
+    fake_club: FakeClub, tmp_path: Path
+) -> None:
+    """Bob wants turn messages; Discord is slow to open his direct messages: Alice's
+    move is answered at once, and Bob's message follows."""
+    fake, alice, bob, channel = fake_club.fake, fake_club.alice, fake_club.bob, fake_club.channel
+    async with running(fake, tmp_path / "t.sqlite3", ManualClock()) as bot:
+        await bot.services.notifications.update(bob.id, turn_dms=True)
+        await timed_games(bot, fake_club, 1)
+        fake.fail_next("POST", "/users/@me/channels", status=429, retry_after=3.2)
+        answer = await move(fake, alice, channel, "c3")
+        assert answer.type == 4 and answer.message is not None
+        assert "Move 1: Alice played **c3**." in answer.message.content
+        turn = await fake.wait_for_message(
+            fake.dm_channel(bob), lambda m: "Your turn" in m.content, timeout=10
+        )
+        assert "Alice played **c3**" in turn.content
