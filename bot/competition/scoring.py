@@ -70,11 +70,6 @@ class Record:
         """Rounds the player had a bye."""
         return self._count(lambda e: e.opponent is None)
 
-    @property
-    def games_played(self) -> int:
-        """Games played over the board."""
-        return self._count(lambda e: e.played)
-
     def _count(self, test: Callable[[Encounter], bool]) -> int:
         """How many encounters pass `test`."""
         return sum(1 for encounter in self.encounters if test(encounter))
