@@ -153,3 +153,23 @@ async def test_a_slow_direct_message_does_not_hold_up_the_move(
             fake.dm_channel(bob), lambda m: "Your turn" in m.content, timeout=10
         )
         assert "Alice played **c3**" in turn.content
+
+
+async def test_a_refused_direct_message_reminder_goes_to_the_thread(
+    fake_club: FakeClub, tmp_path: Path
+) -> None:
+    """Bob asked for direct messages but Discord refuses them: his reminder is posted
+    where the game is played, mentioning him, and only once."""
+    fake, alice, bob, channel = fake_club.fake, fake_club.alice, fake_club.bob, fake_club.channel
+    bob.accepts_dms = False
+    clock = ManualClock()
+    async with running(fake, tmp_path / "t.sqlite3", clock) as bot:
+        await bot.services.notifications.update(bob.id, turn_dms=True)
+        await timed_games(bot, fake_club, 1)  # 39 days per move
+        await move(fake, alice, channel, "c3")
+        clock.advance(timedelta(days=38, minutes=1))
+        reminder = await fake.wait_for_message(channel, lambda m: m.content.startswith("⏰"))
+        assert reminder.content.startswith(f"⏰ {bob.mention}, you have 23h 59m left to move")
+        assert bob in reminder.pinged and fake.dm_channel(bob).messages == []
+        await bot.services.scheduler.tick()
+        assert sum(m.content.startswith("⏰") for m in channel.messages) == 1
