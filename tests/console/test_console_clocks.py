@@ -69,6 +69,20 @@ async def test_settings_and_wait_refusals(tmp_path: Path) -> None:
     assert "(to alice) /wait needs the console started with --manual-clock." in printed
 
 
+async def test_a_capped_increment_clock_in_the_console(tmp_path: Path) -> None:
+    """`time="7d+1d max 10d"` (quoted) starts a bank clock: a day used, a day added."""
+    session = await open_session(tmp_path / "b.sqlite3", ManualClock())
+    try:
+        printed = await session.run(
+            'alice> /play groups @bob start=drop colour=white time="7d+1d max 10d"\n'
+            "bob> /accept\nalice> /wait 1d\n/move c3\n"
+        )
+    finally:
+        await session.repo.close()
+    assert "⏱ 7d+1d max 10d (bank + increment, capped): alice has 7d left" in printed
+    assert "bob has 7d left (runs out in 7 days). alice has 7d." in printed
+
+
 def test_the_console_takes_a_manual_clock() -> None:
     """`tabula console --manual-clock` is an option of the console only."""
     args = build_parser().parse_args(["console", "--manual-clock"])
