@@ -19,7 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
-from bot.discord_ui.buttons import DYNAMIC_ITEMS
+from bot.discord_ui.buttons import DYNAMIC_ITEMS, answer_removed_button
 from bot.discord_ui.errors import report, send_ephemeral
 from bot.discord_ui.flows import Flows
 from bot.discord_ui.tournaments import TOURNAMENT_ITEMS
@@ -139,6 +139,11 @@ class TabulaBot(commands.Bot):
         waiting = await self.services.computer.resume()
         if waiting:
             log.info("the computer resumes thinking in %d games", waiting)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Answer clicks on buttons their message no longer shows (discord.py drops them)."""
+        if not self.commands_only:
+            await answer_removed_button(interaction, (*DYNAMIC_ITEMS, *TOURNAMENT_ITEMS))
 
     async def on_ready(self) -> None:
         """Log who the bot is and where (on every (re)connection)."""

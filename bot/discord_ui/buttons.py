@@ -255,6 +255,43 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 """Every persistent button class; the bot registers them at start-up."""
 
 
+def _shown_custom_ids(message: discord.Message) -> set[str]:
+    """The custom ids of the components a message shows now."""
+    shown = set()
+    for row in message.components:
+        for component in getattr(row, "children", [row]):
+            custom_id = getattr(component, "custom_id", None)
+            if custom_id:
+                shown.add(custom_id)
+    return shown
+
+
+async def answer_removed_button(
+    interaction: discord.Interaction, items: tuple[type[discord.ui.DynamicItem[Any]], ...]
+) -> bool:
+    """Answer a click on one of `items` that its message no longer shows; True if it was one.
+
+    A client that has not yet seen an edit (a challenge accepted, a draw offer answered)
+    can still click the removed button; discord.py drops such clicks and the user would
+    see "This interaction failed". The click runs as usual instead, so the user gets the
+    specific answer ("This challenge was already accepted.").
+    """
+    if interaction.type is not discord.InteractionType.component or interaction.message is None:
+        return False
+    data = cast(dict[str, Any], interaction.data or {})
+    custom_id = str(data.get("custom_id", ""))
+    if not custom_id or custom_id in _shown_custom_ids(interaction.message):
+        return False
+    for factory in items:
+        match = factory.__discord_ui_compiled_template__.fullmatch(custom_id)
+        if match is not None:
+            base = discord.ui.Button[discord.ui.View](custom_id=custom_id)
+            item = await factory.from_custom_id(interaction, base, match)
+            await item.callback(interaction)
+            return True
+    return False
+
+
 class MoveForm(discord.ui.Modal):
     """A form with one field for the move: easier on phones than a slash command.
 
@@ -325,10 +362,16 @@ def turn_buttons(view: GameView) -> discord.ui.View | None:
     return _view(items)
 
 
-def challenge_buttons(challenge: ChallengeRecord) -> discord.ui.View:
-    """Accept / Decline / Cancel (Decline only for a challenge to one person)."""
+def challenge_buttons(challenge: ChallengeRecord, *, disabled: bool = False) -> discord.ui.View:
+    """Accept / Decline / Cancel (Decline only for a challenge to one person); `disabled`
+    greys them out (an expired challenge keeps its buttons, so it reads as one)."""
     actions = ["accept", "decline", "cancel"] if challenge.opponent_id else ["accept", "cancel"]
-    return _view([ChallengeButton(challenge.id, action) for action in actions])
+    buttons: list[discord.ui.Item[Any]] = []
+    for action in actions:
+        button = ChallengeButton(challenge.id, action)
+        button.item.disabled = disabled
+        buttons.append(button)
+    return _view(buttons)
 
 
 def answer_buttons(kind: str, game_id: int, ply: int) -> discord.ui.View:

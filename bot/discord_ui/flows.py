@@ -516,13 +516,14 @@ class Flows:
     # --- the Notifier port: what no interaction answers ---
 
     async def challenge_expired(self, challenge: ChallengeRecord) -> None:
-        """Edit the expired challenge's message and remove its buttons."""
+        """Edit the expired challenge's message and disable its buttons."""
         if challenge.message_id is None:
             return
         channel = self.client.get_partial_messageable(challenge.channel_id)
         try:
             await channel.get_partial_message(challenge.message_id).edit(
-                content=challenge_text(challenge, STYLE), view=None
+                content=challenge_text(challenge, STYLE),
+                view=challenge_buttons(challenge, disabled=True),
             )
         except discord.HTTPException as exc:
             log.warning("could not edit expired challenge %s: %s", challenge.id, exc)

@@ -167,6 +167,9 @@ async def test_refusals_for_strangers_and_bad_challenges(
         await accept.response()
         board = await fake.wait_for_message(None, lambda m: "The game begins" in m.content)
         thread = board.channel
+        assert challenge.buttons() == []
+        text = await private_reply(fake, fake.click(bob, challenge, label="Accept", stale=True))
+        assert text == "This challenge was already accepted."
         text = await private_reply(fake, fake.click(carol, board, label="Move"))
         assert text == "You are not playing in this game (Alice vs Bob)."
         text = await private_reply(fake, fake.click(bob, board, label="Move"))
@@ -205,6 +208,8 @@ async def test_restart_keeps_old_buttons_working(fake_club: FakeClub, tmp_path: 
         assert (await answer.response()).type == 7
         assert offer_message.content == "Bob accepted the draw in game #1."
         assert offer_message.buttons() == []
+        stale = fake.click(bob, offer_message, label="Decline", stale=True)
+        assert await private_reply(fake, stale) == "This game is over."
         (end,) = await answer.followups()
         assert "**Draw** (draw agreed)." in end.content and end.attachments
         record = await bot.services.games.record(1)
@@ -248,7 +253,13 @@ async def test_expiry_config_and_channels_without_threads(
         clock.advance(timedelta(minutes=11))
         await fake.wait_for(lambda: True if "expired" in challenge.content else None)
         assert "Challenge #1 expired without an answer." in challenge.content
-        assert challenge.buttons() == []
+        assert [(label, disabled) for _, label, disabled in challenge.buttons()] == [
+            ("Accept", True), ("Cancel", True),
+        ]  # fmt: skip
+        stale = await private_reply(fake, fake.click(bob, challenge, label="Accept", stale=True))
+        assert stale == "This challenge has expired."
+        stale = await private_reply(fake, fake.click(alice, challenge, label="Cancel", stale=True))
+        assert stale == "This challenge has expired."
         closed = fake_club.guild.add_channel("no-threads", allow_threads=False)
         board, where = await challenge_and_accept(fake_club, {"game": "groups"}, channel=closed)
         assert where is closed and board.attachments

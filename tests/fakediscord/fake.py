@@ -27,6 +27,7 @@ from tests.fakediscord.state import (
     FakeGuild,
     FakeMessage,
     FakeUser,
+    _walk,
 )
 from tests.fakediscord.world import Listener, World
 
@@ -457,8 +458,15 @@ class FakeDiscord:
         *,
         label: str | None = None,
         locale: str = "en-US",
+        stale: bool = False,
     ) -> FakeInteraction:
-        """`user` clicks the button `custom_id` (or the one labelled `label`) on `message`."""
+        """`user` clicks the button `custom_id` (or the one labelled `label`) on `message`.
+
+        `stale`: from a client that has not yet seen the message's later edits, so a
+        button disabled or removed since then is clicked as an earlier version showed it.
+        """
+        if stale:
+            return self._stale_click(user, message, custom_id, label, locale)
         if custom_id is None:
             if label is None:
                 raise FakeDiscordError("click() needs a custom_id or a label")
@@ -475,6 +483,32 @@ class FakeDiscord:
         if "id" in component:
             data["id"] = component["id"]
         return self._send_component(user, message, data, locale, f"click on {label or custom_id!r}")
+
+    def _stale_click(
+        self,
+        user: FakeUser,
+        message: FakeMessage,
+        custom_id: str | None,
+        label: str | None,
+        locale: str,
+    ) -> FakeInteraction:
+        """A click on an enabled button of the message as it is or was before an edit."""
+        self._check_can_use_message(user, message)
+        versions = [message.components, *(v.components for v in reversed(message.edits))]
+        for components in versions:
+            for component in _walk(components):
+                wanted = (
+                    component.get("custom_id") == custom_id
+                    if custom_id is not None
+                    else component.get("label") == label
+                )
+                if wanted and component.get("type") == BUTTON and not component.get("disabled"):
+                    data = {"custom_id": component["custom_id"], "component_type": BUTTON}
+                    what = f"stale click on {label or custom_id!r}"
+                    return self._send_component(user, message, data, locale, what)
+        raise FakeDiscordError(
+            f"no version of message {message.id} had an enabled button {label or custom_id!r}"
+        )
 
     async def select(
         self,
