@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Protocol
 
+from bot.services.durations import parse_time_control
 from bot.services.results import GameView, MoveResult
 from bot.storage.repository import ChallengeRecord, ChallengeStatus, GameRecord, GameStatus
 from rules import AnyGame, GameError, OptionValue, get_game, list_games
@@ -83,6 +84,9 @@ def challenge_text(challenge: ChallengeRecord, style: Style) -> str:
         colours = f"{challenge.challenger_name} plays {colour}."
     kind = "Rated game." if challenge.rated else "Casual game: not rated."
     lines = [head, f"{colours} {kind}"]
+    clock = parse_time_control(challenge.time_control)
+    if not clock.is_none:
+        lines.append(f"Clock: {clock.describe()}.")
     if challenge.status is ChallengeStatus.OPEN:
         lines.append(f"Challenge #{challenge.id} expires {style.when(challenge.expires_at)}.")
     else:

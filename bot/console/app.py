@@ -34,7 +34,9 @@ from bot.clock_texts import (
     vacation_post,
     vacation_status_text,
 )
-from bot.console.competition import TOURNAMENT_HELP, CompetitionCommands
+from bot.console.competition import CompetitionCommands
+from bot.console.help import console_help
+from bot.console.options import read_settings, split_option, unnamed
 from bot.console.users import ConsoleUsers
 from bot.services.alerts import (
     DigestNotice,
@@ -61,7 +63,6 @@ from bot.texts import (
     challenge_text,
     closed_reason,
     end_caption,
-    help_text,
     move_caption,
     rules_text,
     start_caption,
@@ -78,6 +79,16 @@ CONSOLE_CHANNEL = 1
 _LINE = re.compile(r"\s*(?:(?P<user>[^\s>/]+)>)?\s*(?P<text>.*)")
 _GAME_ID = re.compile(r"#?(\d+)")
 _ANSWERS = {"accept": True, "yes": True, "decline": False, "no": False}
+_SETTINGS_KEYS = {
+    "turns": "turns", "turn_messages": "turns", "reminders": "reminders",
+    "digest": "digest", "period": "period", "digest_period": "period",
+}  # fmt: skip
+"""/settings keys: the console's names and Discord's option names."""
+_CONFIG_KEYS = {
+    "threads": "threads", "expiry": "expiry", "challenge_expiry": "expiry",
+    "time": "time", "default_time_control": "time",
+}  # fmt: skip
+"""/config keys: the console's names and Discord's option names."""
 
 Handler = Callable[[Player, list[str]], Awaitable[None]]
 
@@ -298,14 +309,16 @@ class ConsoleApp:
                 return True
         if not text or text.startswith("#"):
             return True
-        if self.current is None:
-            self.say("Say who is typing first, like: alice> /play groups @bob")
-            return True
-        user = self.current
         command, _, rest = text.partition(" ")
         name = command.lstrip("/").lower()
         if name in ("quit", "exit"):
             return False
+        if self.current is None:
+            if name == "help":
+                self.say(console_help(self.computer.name.lower()))
+            self.say("Say who is typing first, like: alice> /play groups @bob")
+            return True
+        user = self.current
         handler = self._handlers.get(name)
         if handler is None or not command.startswith("/"):
             self.private(user, f"Unknown command {command!r}. Type /help for the commands.")
@@ -388,31 +401,36 @@ class ConsoleApp:
                 f"Name a game: /play GAME [@opponent] [option=value]. Games: {games}. "
                 f"Against the computer: /play GAME @{self.computer.name.lower()} level=easy."
             )
-        game, opponent, options, colour, rated = args[0], None, {}, "random", True
+        game = unnamed(args[0], "game")
+        opponent, options, colour, rated = None, {}, "random", True
         time: str | None = None
         level: str | None = None
         against_computer = False
-        for arg in args[1:]:
+        for arg in (unnamed(typed, "opponent") for typed in args[1:]):  # opponent:@bob
+            option = split_option(arg)
             if arg.startswith("@"):
                 if arg[1:].lower() == self.computer.name.lower():
                     against_computer = True
                 else:
                     opponent = self.users.get(arg)
-            elif arg.lower() == "casual":
+            elif option is None and arg.lower() == "casual":
                 rated = False
-            elif "=" in arg or arg.lower().startswith("level:"):
-                key, _, value = arg.partition("=") if "=" in arg else arg.partition(":")
-                key = key.strip().lower()
+            elif option is not None:
+                key, value = option
                 if key in ("colour", "color"):
                     colour = value
                 elif key == "level":
                     level = value
                 elif key == "time":
                     time = value
+                elif key == "casual":
+                    rated = not parse_switch(value, "casual")
                 else:
                     options[key] = value
             else:
-                raise ServiceError(f"{arg!r}: write options as key=value and opponents as @name.")
+                raise ServiceError(
+                    f"{arg!r}: write options as key=value (or key:value) and opponents as @name."
+                )
         if level is not None and not against_computer:
             raise ServiceError(
                 f"A level is for games against the computer: /play {game} "
@@ -587,15 +605,11 @@ class ConsoleApp:
 
     async def settings(self, user: Player, args: list[str]) -> None:
         """/settings [turns=on|off] [reminders=24h,1h|none] [digest=on|off] [period=1d]."""
-        changes: dict[str, str] = {}
-        for arg in args:
-            key, sep, value = arg.partition("=")
-            if not sep or key.lower() not in ("turns", "reminders", "digest", "period"):
-                raise ServiceError(
-                    "Write settings as turns=on|off, reminders=24h,1h (or none), "
-                    "digest=on|off, period=1d."
-                )
-            changes[key.lower()] = value
+        changes = read_settings(
+            args,
+            _SETTINGS_KEYS,
+            "write settings as turns=on|off, reminders=24h,1h (or none), digest=on|off, period=1d.",
+        )
         notifications = self.services.notifications
         if changes:
             settings = await notifications.update(
@@ -627,15 +641,10 @@ class ConsoleApp:
 
     async def config(self, user: Player, args: list[str]) -> None:
         """/config [threads=on|off] [expiry=30m] [time=3d]: the simulated server's settings."""
-        changes: dict[str, str] = {}
-        for arg in args:
-            key, sep, value = arg.partition("=")
-            if not sep or key not in ("threads", "expiry", "time"):
-                raise ServiceError("Write settings as threads=on|off, expiry=30m or time=3d.")
-            changes[key] = value
-        threads = None
-        if "threads" in changes:
-            threads = changes["threads"].lower() in ("on", "yes", "true", "1")
+        changes = read_settings(
+            args, _CONFIG_KEYS, "write settings as threads=on|off, expiry=30m or time=3d."
+        )
+        threads = parse_switch(changes["threads"], "threads") if "threads" in changes else None
         settings = await self.services.settings.update(
             CONSOLE_GUILD,
             can_manage=True,
@@ -656,17 +665,8 @@ class ConsoleApp:
         self.private(user, f"Users: {names}.")
 
     async def help(self, user: Player, args: list[str]) -> None:
-        """/help."""
-        self.private(
-            user,
-            help_text() + "\nConsole: start a line with a name and > to type as that user "
-            "(alice> /play groups @bob time=3d); /accept, /decline, /cancel answer challenges; "
-            f"/play groups @{self.computer.name.lower()} level=easy plays the computer "
-            "(levels easy, medium, hard); /play ... casual for an unrated game; "
-            "/move 12 d3-e2 names the game; /settings turns=on reminders=24h,1h digest=off; "
-            "/vacation start 5d, /vacation end; /wait 1d (with --manual-clock); /users, /quit.\n"
-            f"Tournaments: {TOURNAMENT_HELP}",
-        )
+        """/help: the console's commands."""
+        self.private(user, console_help(self.computer.name.lower()))
 
 
 def _name_in(record: GameRecord, user_id: int) -> str:

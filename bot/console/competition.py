@@ -10,6 +10,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from bot.console.options import split_option, unnamed
 from bot.services.errors import ServiceError
 from bot.services.players import Player
 from bot.services.results import GameView
@@ -40,6 +41,8 @@ _NUMBER = re.compile(r"#?(\d+)")
 _YES = ("yes", "on", "true", "1", "rated")
 _NO = ("no", "off", "false", "0", "casual")
 _CREATE_KEYS = {"rounds", "time", "entry", "name", "max", "rated"}
+_CREATE_ALIASES = {"time_control": "time", "entry_window": "entry", "max_players": "max"}
+"""Discord's /tournament create option names, read as the console's."""
 
 TOURNAMENT_HELP = (
     "/tournament create GAME FORMAT [rounds=N] [time=3d] [entry=1h] [name=...] [max=N] "
@@ -141,16 +144,25 @@ class CompetitionCommands:
         if len(args) < 2:
             raise ServiceError(f"Name a game and a format. {TOURNAMENT_HELP}")
         game, format, *rest = args
+        game, format = unnamed(game, "game"), unnamed(format, "format")
         settings: dict[str, str] = {}
         options: dict[str, object] = {}
         rated = True
         for arg in rest:
-            key, sep, value = arg.partition("=")
-            key = key.strip().lower()
-            if not sep:
-                if key not in _NO:
-                    raise ServiceError(f"{arg!r}: write settings as key=value, or casual.")
+            option = split_option(arg)
+            if option is None:
+                if arg.strip().lower() not in _NO:
+                    raise ServiceError(
+                        f"{arg!r}: write settings as key=value (or key:value), or casual."
+                    )
                 rated = False
+                continue
+            key, value = option
+            key = _CREATE_ALIASES.get(key, key)
+            if key == "casual":
+                if value.lower() not in _YES + _NO:
+                    raise ServiceError("Write casual=yes or casual=no.")
+                rated = value.lower() in _NO
             elif key == "rated":
                 if value.lower() not in _YES + _NO:
                     raise ServiceError("Write rated=yes or rated=no.")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from bot.boards import BoardImage
 from bot.cli import main
 from bot.console.app import ConsoleApp
+from bot.console.help import CONSOLE_COMMANDS
 from bot.console.users import ConsoleUsers, user_id
 from bot.services.clock import ManualClock
 from bot.storage.sqlite import SqliteRepository
@@ -112,7 +114,35 @@ async def test_bad_challenges(session: Session) -> None:
     assert "(to alice) start must be one of standard, drop (got 'wild')" in printed
     assert "(to alice) 'green' is not a colour in Groups" in printed
     assert "(to alice) Name a game: /play GAME" in printed
-    assert "(to alice) 'bob': write options as key=value and opponents as @name." in printed
+    assert (
+        "(to alice) 'bob': write options as key=value (or key:value) and opponents as @name."
+        in printed
+    )
+
+
+async def test_options_may_be_written_as_in_discord(session: Session) -> None:
+    """`key:value` works wherever `key=value` does, with Discord's option names too."""
+    printed = await session.run(
+        "alice> /play stones @bob size:13 colour:black time:3d\n"
+        "/play game:groups opponent:@bob start:drop casual:true\n"
+        "/settings turn_messages:on reminders:2h digest_period:2d\n"
+        "/config challenge_expiry:30m threads:off\n/config threads:maybe\n"
+        "/tournament create game:hexade format:swiss rounds:3 size:7 casual:yes max_players:8\n"
+    )
+    assert "@alice challenges @bob to Stones (size 13)." in printed
+    assert "alice plays Black. Rated game.\nClock: 3d per move.\n" in printed
+    assert "@alice challenges @bob to Groups (start drop)." in printed
+    assert "Casual game: not rated." in printed
+    challenges = await session.repo.open_challenges(user_id=user_id("alice"))
+    assert sorted((c.game, c.time_control, c.rated) for c in challenges) == [
+        ("groups", "none", False), ("stones", "3d", True),
+    ]  # fmt: skip
+    assert "(to alice) Direct message when it is your turn: on" in printed
+    assert "(to alice) Reminders: 2h before a deadline" in printed
+    assert "Threads off · challenges expire after 30m" in printed
+    assert "(to alice) threads is on or off (got 'maybe')." in printed
+    assert "Hexade (size 7)" in printed and "3 rounds" in printed
+    assert "write options as" not in printed and "write settings as" not in printed
 
 
 async def test_expiry_is_announced(tmp_path: Path) -> None:
@@ -199,12 +229,27 @@ async def test_help_rules_users_and_quit(session: Session) -> None:
     printed = await session.run(
         "/help\nalice> /help\n/rules groups\n/rules\nbob> /users\n/quit\nalice> /games\n"
     )
+    assert printed.startswith("/help\nTabula console: one simulated server.")
+    assert "\n/play GAME @tabula [level=easy|medium|hard]: play the computer\n" in printed
     assert "Say who is typing first" in printed
-    assert "(to alice) Tabula: abstract strategy games" in printed
+    assert "(to alice) Tabula console: one simulated server." in printed
+    assert "(to alice) /vacation [start [LENGTH]|end|status]: pause your clocks" in printed
     assert "(to alice) Groups: White moves first, then Black." in printed
     assert "(to alice) Name a game: /rules groups." in printed
     assert "(to bob) Users: alice, bob." in printed
     assert "You have no game" not in printed  # nothing after /quit ran
+
+
+async def test_quit_needs_no_user(session: Session) -> None:
+    """A bare /quit ends the session before anyone typed."""
+    assert await session.run("/quit\nalice> /games\n") == "/quit\n"
+
+
+def test_help_lists_every_console_command(session: Session) -> None:
+    """Each command the console answers is in its /help (a new one must be added there)."""
+    usages = " ".join(usage for usage, _ in CONSOLE_COMMANDS)
+    listed = set(re.findall(r"/(\w+)", usages))
+    assert set(session.app._handlers) | {"quit"} == listed
 
 
 def test_user_ids_are_stable_and_names_checked() -> None:

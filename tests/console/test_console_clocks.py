@@ -62,7 +62,7 @@ async def test_settings_and_wait_refusals(tmp_path: Path) -> None:
         printed += await session.run("alice> /wait 1h\n")
     finally:
         await session.repo.close()
-    assert "(to alice) Write settings as turns=on|off, reminders=24h,1h" in printed
+    assert "(to alice) 'colour=blue': write settings as turns=on|off, reminders=24h,1h" in printed
     assert "(to alice) 'soon' is not a duration" in printed
     assert "(to alice) digest is on or off (got 'maybe')." in printed
     assert "(to alice) Write how long to wait, like /wait 2d." in printed
