@@ -9,6 +9,8 @@ import discord
 import pytest
 from discord import app_commands
 
+from bot.client import TabulaBot
+from bot.config import Settings
 from bot.discord_ui.buttons import DYNAMIC_ITEMS, answer_buttons, board_buttons, challenge_buttons
 from bot.discord_ui.errors import user_message
 from bot.exts import walk_extensions
@@ -18,6 +20,7 @@ from bot.services.errors import NotYourTurnError
 from bot.services.results import GameView
 from bot.services.settings import ChannelNotAllowedError
 from bot.storage.repository import ChallengeRecord, GameRecord
+from bot.texts import HELP_COMMANDS, help_text
 from rules import AnyGame, Game, IllegalMoveError, Option, get_game, list_games
 
 
@@ -178,3 +181,19 @@ def test_user_messages() -> None:
     assert text is not None and text.startswith(
         "Discord did not let me do that here (Missing Permissions)."
     )
+
+
+async def test_help_lists_every_registered_command() -> None:
+    """/help names each slash command and each sub-command (adding one means listing it)."""
+    bot = TabulaBot(Settings(token="x"), commands_only=True)
+    await bot.setup_hook()
+    usages = [usage for usage, _ in HELP_COMMANDS]
+    for command in bot.tree.get_commands():
+        lines = [u for u in usages if u.split()[0].split("|")[0] == f"/{command.name}"]
+        assert lines, f"/help does not list /{command.name}"
+        if isinstance(command, app_commands.Group):
+            listed = set(lines[0].split()[1].split("|"))
+            assert {sub.name for sub in command.commands} == listed, command.name
+    listed_names = {u.split()[0][1:] for u in usages}
+    assert listed_names == {c.name for c in bot.tree.get_commands()}
+    assert len(help_text()) <= 2000

@@ -334,7 +334,8 @@ async def test_help_and_rules(fake_club: FakeClub, tmp_path: Path) -> None:
     fake, alice = fake_club.fake, fake_club.alice
     async with running(fake, tmp_path / "t.sqlite3"):
         help_text = await private_reply(fake, fake.slash(alice, fake_club.channel, "help"))
-        assert "/play game [opponent] [options]" in help_text
+        assert "`/play game [opponent] [colour] [time] [casual] [options]`" in help_text
+        assert "`/tournament create|join" in help_text and help_text.endswith("the notation.")
         rules = await (
             await fake.slash(alice, fake_club.channel, "rules", {"game": "hexade"})
         ).response()
