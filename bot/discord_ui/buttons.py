@@ -26,6 +26,9 @@ NOTATION_FIELD = "notation"
 """The custom id of the form's text field."""
 FORM_TIMEOUT = 30 * 60.0
 """Seconds discord.py keeps an unanswered form object (submissions work without it)."""
+NOTATION_MAX_LENGTH = 400
+"""The longest move the form takes: a Diffusion Chess path of 40 steps has 163 characters
+(autocomplete offers none over Discord's 100; such paths are typed in full)."""
 
 
 class Flows(Protocol):
@@ -311,7 +314,7 @@ class MoveForm(discord.ui.Modal):
                 custom_id=NOTATION_FIELD,
                 placeholder=view.game.notation[:100],
                 min_length=1,
-                max_length=100,
+                max_length=NOTATION_MAX_LENGTH,
             )
         )
 

@@ -138,9 +138,7 @@ class MoveIndex:
         part starting with it (the destination), then moves containing it. Moves longer
         than `max_length` are left out (Discord's choices hold 100 characters)."""
         text = " ".join(typed.lower().split())
-        longest = (
-            max_length if max_length is not None else len(max(self.ordered, key=len, default=""))
-        )
+        longest = max_length if max_length is not None else self._longest
         if not text:
             return [notation for notation in self.ordered if len(notation) <= longest][:limit]
         compact = _compact(text)

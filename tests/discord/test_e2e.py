@@ -300,6 +300,13 @@ async def test_multi_move_turns_are_previewed_privately(
                 assert f"Alice played **{', '.join(played)}**." in response.message.content
         assert len(played) == 4
         assert len(thread.messages) == public_before + 1
+        longest = max(state.legal_notations(), key=len)  # too long for autocomplete: typed
+        assert len(longest) > 100
+        click = await fake.click(fake_club.bob, thread.messages[-1], label="Move")
+        submitted = await fake.submit_modal(fake_club.bob, click, {"notation": longest})
+        preview = (await submitted.response()).message
+        assert preview is not None and preview.ephemeral
+        assert f"You played **{longest}** (move 5)" in preview.content
 
 
 async def test_quick_move_button_and_resign_confirmation(

@@ -422,6 +422,24 @@ async def test_suggestions_only_for_the_player_to_move(env: Env) -> None:
     assert await games.suggest_moves(999, ALICE.id, "") == []
 
 
+async def test_long_diffusion_paths_are_typed_not_offered(env: Env) -> None:
+    """Discord's choices hold 100 characters: longer paths are never offered, whatever is
+    typed, yet typing one in full plays it (the path matters for an echo, so a shorter
+    path to the same cell would be another move and is not offered in its place)."""
+    view = await env.start("diffusion")
+    games = env.services.games
+    legal = view.state.legal_notations()
+    longest = max(legal, key=len)
+    assert len(longest) > 100
+    starts = {notation.split("-")[0] for notation in legal if len(notation) > 100}
+    for typed in ["", *starts, longest[:60], longest[:101], longest]:
+        offered = await games.suggest_moves(view.id, ALICE.id, typed)
+        assert len(offered) <= 25 and all(len(choice) <= 100 for choice in offered), typed
+    assert await games.suggest_moves(view.id, ALICE.id, longest) == []
+    result = await games.play(view.id, ALICE.id, longest)
+    assert result.move.notation == longest
+
+
 async def test_active_games_and_last_turn(env: Env) -> None:
     """A player's active games are listed; finished games are not."""
     first = await env.start()
