@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -18,7 +19,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "path",
-        type=Path,
         metavar="PATH",
         help="the backup file, or a folder to put tabula-YYYYMMDD-HHMMSS.sqlite3 in",
     )
@@ -43,17 +43,21 @@ def run(args: argparse.Namespace) -> int:
         if settings is None:
             return CONFIG_STATUS
         database = settings.database
-    if args.keep is not None and (args.keep < 1 or not args.path.is_dir()):
+    path = Path(args.path)
+    if args.path.endswith(("/", os.sep)) and not path.is_dir():  # meant as a folder
+        print(f"tabula: the folder {args.path} does not exist", file=sys.stderr)
+        return 1
+    if args.keep is not None and (args.keep < 1 or not path.is_dir()):
         print("tabula: --keep needs a folder as PATH and a number of at least 1", file=sys.stderr)
         return CONFIG_STATUS
     try:
-        info = backup_database(database, args.path, overwrite=args.force)
-        pruned = [] if args.keep is None else prune_backups(args.path, args.keep)
+        info = backup_database(database, path, overwrite=args.force)
+        pruned = [] if args.keep is None else prune_backups(path, args.keep)
     except MaintenanceError as error:
         print(f"tabula: {error}", file=sys.stderr)
         return 1
     except OSError as error:
-        print(f"tabula: cannot remove old backups in {args.path}: {error}", file=sys.stderr)
+        print(f"tabula: cannot remove old backups in {path}: {error}", file=sys.stderr)
         return 1
     rows = ", ".join(f"{table} {count}" for table, count in info.tables.items())
     print(

@@ -120,6 +120,9 @@ def test_backup_keep_prunes_a_folder(workdir: Path, capsys: pytest.CaptureFixtur
     assert len(names) == 2 and names[0] == "tabula-20240102-000000.sqlite3"
     assert main(["backup", "x.sqlite3", "--database", str(live), "--keep", "2"]) == 2
     assert "--keep needs a folder" in one_line(capsys.readouterr())
+    assert main(["backup", "missing/", "--database", str(live)]) == 1
+    assert one_line(capsys.readouterr()) == "tabula: the folder missing/ does not exist"
+    assert not (workdir / "missing").exists()
 
 
 def test_config_shows_values_and_origins_never_the_token(
