@@ -182,9 +182,15 @@ class TabulaBot(commands.Bot):
 
     async def _shut_down(self) -> None:
         """Stop the scheduler after its tick, refuse new requests, let those in progress
-        finish (up to the shutdown timeout), stop the computer's thinking (it resumes at
-        the next start) and other background work, disconnect, close the database."""
+        finish, stop the computer's thinking (it resumes at the next start) and other
+        background work, disconnect, close the database. The waits share one shutdown
+        timeout, so the service manager's stop timeout can safely exceed it."""
         timeout = self.settings.shutdown_timeout
+        deadline = asyncio.get_running_loop().time() + timeout
+
+        def left() -> float:
+            return max(0.0, deadline - asyncio.get_running_loop().time())
+
         if self._resuming is not None:
             self._resuming.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -192,7 +198,8 @@ class TabulaBot(commands.Bot):
         if self._scheduler is not None:
             self.services.scheduler.stop()
             try:
-                await asyncio.wait_for(asyncio.shield(self._scheduler), timeout)
+                if not self._scheduler.done():
+                    await asyncio.wait_for(asyncio.shield(self._scheduler), left())
             except TimeoutError:
                 log.warning("background work did not stop within %gs; cancelling it", timeout)
                 self._scheduler.cancel()
@@ -203,14 +210,15 @@ class TabulaBot(commands.Bot):
             gate.close()
             if gate.active:
                 log.info("shutting down: waiting for %d request(s) in progress", gate.active)
-            if not await gate.wait_idle(timeout):
+            if not await gate.wait_idle(left()):
                 log.warning(
                     "%d request(s) still in progress after %gs; closing anyway",
                     gate.active,
                     timeout,
                 )
             try:  # a round being paired: let it finish rather than redo it at the next start
-                await asyncio.wait_for(self._services.background.settle(), timeout)
+                if self._services.background.pending:
+                    await asyncio.wait_for(self._services.background.settle(), left())
             except TimeoutError:
                 log.warning("tournament work did not finish within %gs; cancelling it", timeout)
             await self._services.computer.close()

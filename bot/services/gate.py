@@ -93,6 +93,8 @@ class Gate:
 
     async def wait_idle(self, timeout: float | None = None) -> bool:
         """Wait until no work is in progress; False if `timeout` seconds passed first."""
+        if self._idle.is_set():  # also with a timeout of 0
+            return True
         try:
             await asyncio.wait_for(self._idle.wait(), timeout)
         except TimeoutError:

@@ -160,3 +160,33 @@ async def test_sync_commands_explains_a_missing_or_refused_token(
     assert captured.err.splitlines()[-1] == "tabula: Discord refused the token (DISCORD_TOKEN)"
     assert wrong not in captured.err + captured.out
     assert fake_club.fake.commands == {}
+
+
+async def test_shutdown_waits_share_one_timeout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A scheduler tick that outlasts the shutdown timeout leaves no time to wait for
+    requests: the waits share the one timeout, which the deploy files' stop timeouts exceed."""
+    settings = Settings(token="x", database=tmp_path / "t.sqlite3", shutdown_timeout=0.2)
+    bot = TabulaBot(settings, tick_seconds=0.01)
+    stuck = asyncio.Event()
+
+    async def endless_job() -> None:
+        stuck.set()
+        await asyncio.sleep(3600)
+
+    async with bot:  # initialised as `serve` does, never connected
+        await bot.setup_hook()
+        bot.services.scheduler.add("endless", endless_job)
+        gate = bot.services.gate
+        waits: list[float | None] = []
+        wait_idle = gate.wait_idle
+
+        async def recorded(timeout: float | None = None) -> bool:
+            waits.append(timeout)
+            return await wait_idle(timeout)
+
+        monkeypatch.setattr(gate, "wait_idle", recorded)
+        await asyncio.wait_for(stuck.wait(), TIMEOUT)
+        await asyncio.wait_for(bot.close(), TIMEOUT)
+    assert waits == [0.0]

@@ -128,3 +128,8 @@ async def test_the_scheduler_stops_after_its_tick() -> None:
     release.set()
     await asyncio.wait_for(task, 1)
     assert finished == ["tick"]
+
+
+async def test_an_idle_gate_is_idle_even_without_time_to_wait() -> None:
+    """`wait_idle(0)` on an idle gate is True (a shutdown whose time is used up)."""
+    assert await Gate().wait_idle(0)
