@@ -421,3 +421,53 @@ async def test_missing_permissions_are_explained(fake_club: FakeClub, tmp_path: 
         assert apology.content.startswith("Discord did not let me do that here")
         assert "Send Messages" in apology.content
         assert (await bot.services.games.record(1)).is_active  # the game exists: /board works
+
+
+async def test_board_draw_and_resign_by_command_and_moves_sent_together(
+    fake_club: FakeClub, tmp_path: Path
+) -> None:
+    """/board reposts the board; /draw offers, Decline refuses, /draw by the opponent
+    accepts; two moves sent at once play one; /resign ends a game."""
+    fake, alice, bob = fake_club.fake, fake_club.alice, fake_club.bob
+    async with running(fake, tmp_path / "t.sqlite3") as bot:
+        _, thread = await challenge_and_accept(fake_club, {"game": "groups", "colour": "white"})
+        shown = await (await fake.slash(bob, thread, "board")).response()
+        assert shown.message is not None and not shown.ephemeral and shown.message.attachments
+        assert "No move yet." in shown.message.content and alice.mention in shown.message.content
+        assert shown.message.buttons()[0].label == "Move"
+
+        first = await fake.slash(alice, thread, "move", {"notation": "d3-e2"})
+        second = await fake.slash(alice, thread, "move", {"notation": "c4-c3"})
+        answers = [await first.response(), await second.response()]
+        assert sorted(a.ephemeral for a in answers) == [False, True]
+        refusal = next(a for a in answers if a.ephemeral).message
+        assert refusal is not None and refusal.content == "It is Bob's turn, not yours."
+        assert len(await bot.services.repository.list_moves(1)) == 1
+
+        offer = (await (await fake.slash(alice, thread, "draw")).response()).message
+        assert offer is not None and "offers a draw in game #1" in offer.content
+        declined = await fake.click(bob, offer, label="Decline")
+        assert (await declined.response()).type == 7
+        assert offer.content == "Bob declined the draw offer in game #1." and not offer.buttons()
+        text = await private_reply(fake, fake.slash(alice, thread, "draw"))
+        assert text.startswith("Bob declined your draw offer; you can offer again after")
+        assert (await move(fake, bob, thread, "e3-e1")).type == 4
+        await (await fake.slash(alice, thread, "draw")).response()
+        agreed = (await (await fake.slash(bob, thread, "draw")).response()).message
+        assert agreed is not None and "**Draw** (draw agreed)." in agreed.content
+        assert agreed.buttons() == []
+
+        play = await fake.slash(
+            alice, fake_club.channel, "play", {"game": "hexade", "opponent": bob}
+        )
+        challenge = (await play.response()).message
+        assert challenge is not None
+        accept = await fake.click(bob, challenge, label="Accept")
+        second_thread = await fake.wait_for_thread(fake_club.channel, after=accept)
+        await fake.wait_for_message(second_thread, lambda m: "The game begins" in m.content)
+        ended = (await (await fake.slash(bob, second_thread, "resign")).response()).message
+        assert ended is not None and "(Bob resigned).\nRatings: " in ended.content
+        assert "Bob 1500? → 1338? (-162)" in ended.content
+        assert "**Alice wins** with" in ended.content
+        text = await private_reply(fake, fake.slash(bob, second_thread, "resign"))
+        assert text == "You have no game in progress here. Use /games to see your games."
