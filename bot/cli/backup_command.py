@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from bot.cli.startup import CONFIG_STATUS, settings_or_report
+from bot.cli.startup import CONFIG_STATUS, database_argument
 from bot.doctor import human_size
 from bot.storage.maintenance import MaintenanceError, backup_database, prune_backups
 
@@ -37,12 +37,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Copy, check and report; one line and exit 1 if anything stands in the way."""
-    database = args.database
+    database = database_argument(args)
     if database is None:
-        settings = settings_or_report(args)
-        if settings is None:
-            return CONFIG_STATUS
-        database = settings.database
+        return CONFIG_STATUS
     path = Path(args.path)
     if args.path.endswith(("/", os.sep)) and not path.is_dir():  # meant as a folder
         print(f"tabula: the folder {args.path} does not exist", file=sys.stderr)

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from bot.cli.startup import CONFIG_STATUS, settings_or_report
+from bot.cli.startup import CONFIG_STATUS, database_argument
 from bot.storage.maintenance import MaintenanceError, restore_database
 
 
@@ -31,12 +31,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Check the backup, set the old database aside, put the copy in place."""
-    database = args.database
+    database = database_argument(args)
     if database is None:
-        settings = settings_or_report(args)
-        if settings is None:
-            return CONFIG_STATUS
-        database = settings.database
+        return CONFIG_STATUS
     try:
         aside = restore_database(args.backup, database, force=args.force)
     except MaintenanceError as error:

@@ -35,6 +35,15 @@ def settings_or_report(args: argparse.Namespace) -> Settings | None:
     return None if report.problems else report.settings
 
 
+def database_argument(args: argparse.Namespace) -> Path | None:
+    """`--database`, else the configured database; None (problems printed) if the
+    settings are bad."""
+    if args.database is not None:
+        return Path(args.database)
+    settings = settings_or_report(args)
+    return None if settings is None else settings.database
+
+
 def start(args: argparse.Namespace) -> Settings | None:
     """Read the settings and configure logging; None (problems printed) if they are bad."""
     settings = settings_or_report(args)
