@@ -12,12 +12,13 @@ import asyncio
 import io
 import logging
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Literal
 
 import discord
 
 from bot.boards import render_board
 from bot.clock_texts import board_clocks, clock_line
+from bot.discord_ui.answers import DEFER_AFTER, Payload, player
 from bot.discord_ui.buttons import (
     MoveForm,
     answer_buttons,
@@ -39,7 +40,6 @@ from bot.services.alerts import (
 from bot.services.computer import computer_seat
 from bot.services.container import Services
 from bot.services.errors import InvalidInputError
-from bot.services.players import Player
 from bot.services.results import (
     DrawStatus,
     GameView,
@@ -62,21 +62,10 @@ from bot.texts import (
 
 log = logging.getLogger(__name__)
 
-DEFER_AFTER = 1.5
-"""Seconds after which an unanswered interaction is deferred before slow work (rendering):
-Discord drops interactions not answered within 3 seconds, which happens under load."""
 DIAGRAM_LIMIT = 1900
 """Longer text diagrams are attached as a file (a message holds at most 2000 characters)."""
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
 """Game threads stay open for a week without messages (correspondence games are slow)."""
-
-Payload = dict[str, Any]
-"""Keyword arguments for `send_message` / `send`: content, file, view."""
-
-
-def player(user: discord.abc.User) -> Player:
-    """A Discord user as the services see them."""
-    return Player(user.id, user.display_name, user.bot)
 
 
 def mention(view: GameView, seat: int) -> str:

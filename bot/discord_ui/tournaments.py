@@ -6,20 +6,19 @@ Long tables are cut to fit a message and attached whole as a text file.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 import re
-from collections.abc import Awaitable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar, cast
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol, Self, cast
 
 import discord
 
+from bot.discord_ui.answers import Payload, answer_in_time, player
 from bot.discord_ui.buttons import board_buttons
 from bot.discord_ui.errors import guarded
 from bot.discord_ui.style import STYLE
 from bot.services.errors import InvalidStateError
-from bot.services.players import Player
 from bot.services.results import GameView
 from bot.services.tournament_views import TournamentView
 from bot.services.tournaments import Member, TournamentService
@@ -54,18 +53,6 @@ ALL_STATUSES = tuple(TournamentStatus)
 """Commands that show a tournament accept one in any state."""
 LEADERBOARD_COLOUR = discord.Colour.gold()
 
-DEFER_AFTER = 1.5
-"""Seconds a command may work before its answer is deferred (Discord waits 3 seconds)."""
-
-Payload = dict[str, Any]
-"""Keyword arguments for `send_message` / `send`: content, file, view, embed."""
-T = TypeVar("T")
-
-
-def player(user: discord.abc.User) -> Player:
-    """A Discord user as the services see them."""
-    return Player(user.id, user.display_name, user.bot)
-
 
 def member(interaction: discord.Interaction) -> Member:
     """The user acting, with their Manage Server permission and roles in this server."""
@@ -91,21 +78,6 @@ def table_payload(message: TableMessage, filename: str) -> Payload:
     if cut:
         payload["file"] = discord.File(io.BytesIO(message.table.encode()), filename=filename)
     return payload
-
-
-async def answer_in_time(
-    interaction: discord.Interaction, work: Awaitable[T], *, ephemeral: bool = False
-) -> T:
-    """Await `work`; if it takes long (games to end and announce), defer the answer first
-    (privately with `ephemeral`: the answer must then be sent privately too).
-
-    Refusals come before any slow work, so they are still answered privately.
-    """
-    task = asyncio.ensure_future(work)
-    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
-    if not done and not interaction.response.is_done():
-        await interaction.response.defer(thinking=True, ephemeral=ephemeral)
-    return await task
 
 
 def game_thread_name(tournament: TournamentView, pairing: PairingRecord, game: GameView) -> str:
