@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 import pytest
@@ -75,17 +74,6 @@ def test_fake_time_budget_is_respected(game: str) -> None:
     assert decision.seconds <= 0.5
     assert clock.now <= 0.5 + clock.step
     assert decision.reason != "search" or decision.iterations >= 1
-
-
-def test_wall_clock_budget_is_respected() -> None:
-    """A real 0.2 s budget on a mid-game Hexade position answers well within a second."""
-    state = random_position("hexade", 16, seed=4)
-    started = time.perf_counter()
-    decision = choose_move(state, Budget(seconds=0.2), seed=1)
-    elapsed = time.perf_counter() - started
-    assert decision.iterations >= 1
-    assert decision.seconds <= 0.2
-    assert elapsed < 1.0
 
 
 @pytest.mark.parametrize("game", GAMES)
