@@ -562,7 +562,7 @@ class DiffusionState(GameState[DiffusionMove]):
         winner = 0 if white < black else 1
         fewer, more = sorted((white, black))
         return Outcome(
-            winner, f"{why}, and {_COLOUR_NAMES[winner]} has fewer groups ({fewer} to {more})"
+            winner, f"{why}, and {_COLOUR_NAMES[winner]} has fewer groups, {fewer} to {more}"
         )
 
     def outcome(self) -> Outcome | None:

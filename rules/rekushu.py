@@ -555,8 +555,8 @@ class RekushuState(GameState[RekushuMove]):
             winner = 0 if black > white else 1
             outcome = Outcome(
                 winner,
-                f"{stuck} cannot place a stone; {self.game.colours[winner]} has more tiles "
-                f"({max(black, white)} to {min(black, white)})",
+                f"{stuck} cannot place a stone; {self.game.colours[winner]} has more tiles, "
+                f"{max(black, white)} to {min(black, white)}",
             )
         return RekushuState(
             self.size,

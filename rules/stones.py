@@ -796,7 +796,7 @@ def _judge(state: StonesState) -> Outcome | None:
         if stones + stakes >= 2 and lead >= needed:
             taken = _count(stones, "stone") + (f" and {_count(stakes, 'stake')}" if stakes else "")
             return Outcome(
-                mover, f"decisive move: captured {taken} with a lead of {lead} (needed {needed})"
+                mover, f"decisive move: captured {taken} with a lead of {lead}, {needed} needed"
             )
     if not state._has_legal_move():
         return Outcome(mover, f"{colours[state.to_move]} has no legal move")

@@ -501,7 +501,7 @@ def test_turn_ends_early_without_a_legal_move_and_the_game_ends_on_group_count()
     ]
     assert state.to_move == 1 and state.turn_number == 4
     assert state.outcome() == Outcome(
-        0, "Black has no legal move, and White has fewer groups (1 to 2)"
+        0, "Black has no legal move, and White has fewer groups, 1 to 2"
     )
     assert list(state.legal_moves()) == []
     assert state.last_path == (point("b2"), point("c2"))
@@ -521,7 +521,7 @@ def test_game_ends_after_32_turns_each() -> None:
     assert state.turns_completed(0) == 32 and state.turns_completed(1) == 31
     state = play_all(state, "j10-j11", "echo", "k10-k11", "echo")
     assert state.turns_completed(1) == 32
-    assert state.outcome() == Outcome(1, "32 turns each, and Black has fewer groups (1 to 2)")
+    assert state.outcome() == Outcome(1, "32 turns each, and Black has fewer groups, 1 to 2")
     assert DIFFUSION.decode(state.encode()) == state
 
 
@@ -534,7 +534,7 @@ def test_position_without_moves_is_already_over() -> None:
     """A hand-made position where the mover is stranded is finished."""
     state = DIFFUSION.position(["a1"], ["t19", "r19"])
     assert state.outcome() == Outcome(
-        0, "White has no legal move, and White has fewer groups (1 to 2)"
+        0, "White has no legal move, and White has fewer groups, 1 to 2"
     )
 
 

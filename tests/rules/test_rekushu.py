@@ -354,7 +354,7 @@ def test_more_tiles_wins() -> None:
     over = state.play_text("h8 g7-h8")
     assert over.tile_counts == (24, 25)
     assert over.outcome() == Outcome(
-        1, "Black cannot place a stone; White has more tiles (25 to 24)"
+        1, "Black cannot place a stone; White has more tiles, 25 to 24"
     )
 
 
@@ -372,7 +372,7 @@ def test_the_mirror_rule_can_end_the_game() -> None:
     over = state.play_text("a1")
     assert over.forbidden_mirror_cell() is None  # the game is over
     assert over.outcome() == Outcome(
-        0, "Black cannot place a stone; Black has more tiles (35 to 12)"
+        0, "Black cannot place a stone; Black has more tiles, 35 to 12"
     )
     unrestricted = REKUSHU.decode(state.encode().replace(";r-", ";h-"))
     assert unrestricted.last_mirror_type(0) == "h"
@@ -383,7 +383,7 @@ def test_a_position_without_placements_is_already_over() -> None:
     """position() decides the outcome when the player to move cannot place."""
     state = small(black_tiles=["a1-h8"])
     assert state.outcome() == Outcome(
-        0, "Black cannot place a stone; Black has more tiles (49 to 0)"
+        0, "Black cannot place a stone; Black has more tiles, 49 to 0"
     )
 
 

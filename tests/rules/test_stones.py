@@ -175,7 +175,7 @@ def test_two_single_stones_from_two_groups_make_a_decisive_move() -> None:
     assert after.captured_last == ((0, 0, 1), (2, 0, 1))
     assert after.prisoners == (7, 6)
     assert after.outcome() == Outcome(
-        0, "decisive move: captured 2 stones with a lead of 1 (needed 1)"
+        0, "decisive move: captured 2 stones with a lead of 1, 1 needed"
     )
 
 
@@ -276,7 +276,7 @@ def test_worked_check_two_stone_capture(prisoners: tuple[int, int], winner: int 
     else:
         lead = after.lead(0)
         assert after.outcome() == Outcome(
-            0, f"decisive move: captured 2 stones with a lead of {lead} (needed 1)"
+            0, f"decisive move: captured 2 stones with a lead of {lead}, 1 needed"
         )
         assert list(after.legal_moves()) == []
         with pytest.raises(IllegalMoveError, match="the game is over"):
@@ -290,7 +290,7 @@ def test_white_needs_threshold_plus_compensation(white_prisoners: int, wins: boo
         ["a1", "b1", "j9"], ["a2", "b2"], to_move=1, prisoners=(0, white_prisoners)
     )
     after = state.play_text("c1")
-    expected = Outcome(1, "decisive move: captured 2 stones with a lead of 13 (needed 13)")
+    expected = Outcome(1, "decisive move: captured 2 stones with a lead of 13, 13 needed")
     assert after.outcome() == (expected if wins else None)
 
 
@@ -305,7 +305,7 @@ def test_without_compensation_both_need_the_threshold(black_prisoners: int, wins
     assert after.is_game_over() is wins
     if wins:
         assert after.outcome() == Outcome(
-            0, "decisive move: captured 2 stones with a lead of 7 (needed 7)"
+            0, "decisive move: captured 2 stones with a lead of 7, 7 needed"
         )
 
 
@@ -459,7 +459,7 @@ def test_a_staked_group_loses_its_stake_and_stakes_count_for_decisive() -> None:
     assert after.stakes(0) == ()
     assert after.prisoners == (0, 13)
     assert after.outcome() == Outcome(
-        1, "decisive move: captured 1 stone and 1 stake with a lead of 13 (needed 13)"
+        1, "decisive move: captured 1 stone and 1 stake with a lead of 13, 13 needed"
     )
 
 
@@ -532,7 +532,7 @@ def test_both_players_may_stake_the_same_point() -> None:
     assert names(after.stakes(0)) == ["b4"] and after.stakes(1) == ()
     assert after.prisoners == (3, 6)
     assert after.outcome() == Outcome(
-        0, "decisive move: captured 2 stones and 1 stake with a lead of -3 (needed -4)"
+        0, "decisive move: captured 2 stones and 1 stake with a lead of -3, -4 needed"
     )
 
 
@@ -663,7 +663,7 @@ def test_renderer_accessors() -> None:
     assert state.stakes_captured_last == ((0, 1, 0),)
     assert state.liberties(0, 1) == 3
     assert state.outcome() == Outcome(
-        1, "decisive move: captured 1 stone and 1 stake with a lead of 8 (needed 8)"
+        1, "decisive move: captured 1 stone and 1 stake with a lead of 8, 8 needed"
     )
 
 
