@@ -10,7 +10,7 @@ from typing import Any, ClassVar, Generic, TypeVar, cast
 from PIL import Image
 
 from renderers import sprites
-from renderers.page import Caption, blank_page, draw_footer, draw_header
+from renderers.page import WIDTH, Caption, blank_page, draw_footer, draw_header
 from renderers.sprites import Point
 from renderers.theme import DEFAULT_THEME, Theme
 from renderers.view import BoardView
@@ -44,6 +44,11 @@ class BoardLayout(ABC):
     @abstractmethod
     def draw_static(self, image: Image.Image, theme: Theme) -> None:
         """Draw the parts that never change: the board, its lines and coordinates."""
+
+    @property
+    def page_width(self) -> int:
+        """The width of the page the board sits on."""
+        return WIDTH
 
     def background(self, theme: Theme) -> Image.Image:
         """A fresh copy of the page with the static board drawn (cached per theme)."""
@@ -88,7 +93,7 @@ class BoardLayout(ABC):
 
 @lru_cache(maxsize=24)  # a page is about 2.5 MB; a few sizes and two themes fit
 def _static_page(layout: BoardLayout, theme: Theme) -> Image.Image:
-    image = blank_page(theme, layout.height)
+    image = blank_page(theme, layout.height, layout.page_width)
     layout.draw_static(image, theme)
     return image
 

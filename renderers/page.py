@@ -1,11 +1,11 @@
 """The page around every board: its size, the header with the players, the footer with the status.
 
-A page is `WIDTH` pixels wide. The header holds one row per seat: a marker for the
-player to move (or a star for the winner), a stone of the player's colour, the name,
-the colour name, the clock, and game-specific facts on the right ("prisoners 6").
-Below the header sits the board block, then the footer: the status line ("Black to
-move", the result and its reason) and a line naming the game, the move number and the
-last move.
+A page is `WIDTH` pixels wide (a board may ask for a wider one). The header holds one
+row per seat: a marker for the player to move (or a star for the winner), a stone of the
+player's colour, the name, the colour name, the clock, and game-specific facts on the
+right ("prisoners 6"). Below the header sits the board block, then the footer: the
+status line ("Black to move", the result and its reason) and a line naming the game, the
+move number and the last move.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from renderers.view import BoardView
 from rules import GameState
 
 WIDTH = 840
-"""Every picture has this width, so that Discord shows them all at the same scale."""
+"""Pictures have this width, so that Discord shows them at the same scale (Stones adds stake
+trays beside its board and may be a little wider)."""
 MAX_HEIGHT = 1024
 """No picture is taller than this."""
 PAD = 14
@@ -52,9 +53,9 @@ def page_height(board_height: int) -> int:
     return BOARD_TOP + board_height + GAP + FOOTER_HEIGHT + PAD
 
 
-def blank_page(theme: Theme, board_height: int) -> Image.Image:
+def blank_page(theme: Theme, board_height: int, width: int = WIDTH) -> Image.Image:
     """An empty page in the frame colour."""
-    return Image.new("RGB", (WIDTH, page_height(board_height)), theme.rgb("background"))
+    return Image.new("RGB", (width, page_height(board_height)), theme.rgb("background"))
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,7 @@ def draw_header(
 ) -> None:
     """Draw one row per seat: marker, stone, name, colour, clock and facts."""
     draw = ImageDraw.Draw(image)
+    right = image.width - PAD - 14
     outcome = state.outcome()
     over = outcome is not None or bool(view.status)
     for seat in (0, 1):
@@ -128,7 +130,7 @@ def draw_header(
         middle = top + ROW_HEIGHT / 2
         if not over and seat == state.to_move:
             draw.rounded_rectangle(
-                (PAD, top + 2, WIDTH - PAD - 1, top + ROW_HEIGHT - 3),
+                (PAD, top + 2, image.width - PAD - 1, top + ROW_HEIGHT - 3),
                 radius=10,
                 fill=theme.rgb("panel"),
             )
@@ -141,7 +143,7 @@ def draw_header(
             )
         colour = state.game.colours[seat]
         sprites.paste_centred(image, sprites.stone(theme, colour.lower(), 30), (PAD + 47, middle))
-        _draw_seat_text(draw, state, view, caption, theme, seat=seat, middle=middle)
+        _draw_seat_text(draw, state, view, caption, theme, seat=seat, middle=middle, right=right)
 
 
 def _draw_seat_text(
@@ -153,10 +155,10 @@ def _draw_seat_text(
     *,
     seat: int,
     middle: float,
+    right: int,
 ) -> None:
-    """The name (with colour and clock under it) on the left, the facts on the right."""
+    """The name (with colour and clock under it) on the left, the facts ending at `right`."""
     x = PAD + 70
-    right = WIDTH - PAD - 14
     facts = "   ".join(caption.facts[seat])
     if facts:
         fact_face = font(FACT_SIZE)
@@ -196,7 +198,7 @@ def draw_footer(
 ) -> None:
     """Draw the status line and the move line under the board."""
     draw = ImageDraw.Draw(image)
-    width = WIDTH - 2 * PAD - 8
+    width = image.width - 2 * PAD - 8
     status = printable(status_line(state, view, caption), bold=True)
     status_face = font(STATUS_SIZE, bold=True)
     lines = [status]
