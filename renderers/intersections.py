@@ -7,6 +7,7 @@ lower-left intersection (x, y) is the square between (x, y) and (x + 1, y + 1).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Self
 
 from PIL import Image, ImageDraw
 
@@ -49,7 +50,7 @@ class PointGrid(BoardLayout):
     """Draw the star points of a Go board."""
 
     @classmethod
-    def fit(cls, points: int, *, stars: bool, max_spacing: int = 84) -> PointGrid:
+    def fit(cls, points: int, *, stars: bool, max_spacing: int = 84) -> Self:
         """The largest grid of `points` lines that fits the page."""
         rough = min(BOARD_MAX_WIDTH, BOARD_MAX_HEIGHT) / (points + 1)
         label_size = max(16, min(22, round(rough * 0.42)))

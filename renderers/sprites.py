@@ -3,8 +3,8 @@
 Every sprite is an RGBA image of even size whose centre is the point it marks, so
 `paste_centred` puts it exactly on a grid point. Marks differ in shape, not only in
 colour: the last move is a ring, a captured stone a cross, a hint a dot, a hinted
-stone a square, a stone that already moved a triangle, a king a crown and a forbidden
-cell a struck-through circle.
+stone a square, a stone that already moved a triangle, a king a crown, a forbidden
+cell a struck-through circle and the liberty a stake is attached to a hollow diamond.
 """
 
 from __future__ import annotations
@@ -312,19 +312,16 @@ def draw_strokes(
 
 
 @lru_cache(maxsize=64)
-def peg(theme: Theme, colour: str, size: int, *, alpha: int = 255) -> Image.Image:
-    """A diamond in a stone's colours: a stake beside a liberty (Stones)."""
-    pen = _Pen(_even(size + 4))
+def hollow_diamond(theme: Theme, colour: str, size: int, *, alpha: int = 255) -> Image.Image:
+    """A diamond outline in a stone's colours with a contrasting edge: the liberty a stake is
+    attached to (Stones)."""
+    pen = _Pen(_even(size + 6))
     fill, edge, _ = stone_colours(theme, colour)
-    half = size / 2
-    diamond = [(0.0, -half), (half, 0.0), (0.0, half), (-half, 0.0)]
     if colour == "black":
-        rim = half + 1.5
-        pen.polygon(
-            [(0.0, -rim), (rim, 0.0), (0.0, rim), (-rim, 0.0)],
-            fill=_alpha(theme.rgb("black_rim"), 170 * alpha // 255),
-        )
-    pen.polygon(
-        diamond, fill=_alpha(fill, alpha), outline=_alpha(edge, alpha), width=max(1.4, size * 0.09)
-    )
+        edge = theme.rgb("black_rim")
+    half = size / 2
+    diamond = [(0.0, -half), (half, 0.0), (0.0, half), (-half, 0.0), (0.0, -half)]
+    width = max(2.0, size * 0.16)
+    pen.line(diamond, _alpha(edge, alpha), width + 2.4)
+    pen.line(diamond, _alpha(fill, alpha), width)
     return pen.finish()

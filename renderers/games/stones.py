@@ -1,41 +1,138 @@
-"""Stones: a Go board with prisoners, leads against thresholds and stakes beside liberties."""
+"""Stones: a Go board with prisoners, leads against thresholds and stakes beside liberties.
+
+A stake is a stone put beside the board (rules, "Staking"), so it is drawn in a tray
+beside the board, level with the row of its liberty: Black's in a tray on the left,
+White's on the right, each just outside the row numbers, printed with the liberty's
+column letter (so the stake left of row 5 lettered `e` reads "e 5"). The liberty itself
+keeps a small hollow diamond in the owner's colours.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from renderers import sprites
 from renderers.base import BoardLayout, Coord, GameRenderer, register
 from renderers.intersections import PointGrid
-from renderers.page import Caption
+from renderers.page import BOARD_TOP, PAD, WIDTH, Caption
 from renderers.sprites import Point
 from renderers.theme import Theme
-from rules.squares import parse_point
+from rules.squares import column_letter, parse_point
 from rules.stones import MoveKind, StonesState
 
 COLOURS = ("black", "white")
 """Stone colour of seat 0 and seat 1."""
-STAKE_CORNERS = ((-1, -1), (1, 1))
-"""Where a stake moves when its point is crowded: Black's to the upper left, White's lower right."""
+MARK_CORNERS = ((-1, -1), (1, 1))
+"""Where a liberty's hollow diamond moves when its point is crowded: Black's to the upper left,
+White's to the lower right."""
+TRAY_GAP = 6
+"""The space between the board and each stake tray."""
+SLOT_GAP = 5
+"""The space between neighbouring stakes in a tray, and between them and the tray's sides."""
+LARGEST_STAKE = 28
+"""The diameter of a stake on small boards; on large boards stakes are smaller."""
+TRAY_WIDTH = 2 * (LARGEST_STAKE + SLOT_GAP) + SLOT_GAP
+"""Each tray holds two stakes of one row at full size; more are drawn smaller and closer,
+never overlapping."""
+CROWDED_GAP = 3
+"""The space between stakes in a crowded row."""
+LETTERED = 16
+"""The smallest stake (in pixels) that still carries its column letter."""
+
+StakeKey = tuple[int, int, int]
+"""A stake as (col, row, seat) of its liberty and owner."""
+Slot = tuple[Point, int]
+"""Where a stake is drawn in its tray: its centre and diameter."""
+
+
+@dataclass(frozen=True)
+class StakeBoard(PointGrid):
+    """A Go board with a stake tray on either side: Black's on the left, White's on the right."""
+
+    stake: int = 0
+    """The diameter of a stake at full size."""
+    tray: int = 0
+    """The width of each tray."""
+
+    @classmethod
+    def for_size(cls, points: int) -> StakeBoard:
+        """The board of `points` lines, as large as on other games' pages, with its trays."""
+        grid = cls.fit(points, stars=True)
+        stake = min(LARGEST_STAKE, max(22, round(grid.spacing * 0.36)))
+        width = max(WIDTH, grid.height + 2 * (TRAY_GAP + TRAY_WIDTH + PAD))
+        return replace(grid, stake=stake, tray=TRAY_WIDTH, left=(width - grid.height) // 2)
+
+    @property
+    def page_width(self) -> int:
+        return 2 * self.left + self.height
+
+    def tray_box(self, seat: int) -> tuple[int, int, int, int]:
+        """The pixel box (left, top, right, bottom) of `seat`'s tray."""
+        right_of_board = self.left + self.height + TRAY_GAP
+        x = self.left - TRAY_GAP - self.tray if seat == 0 else right_of_board
+        return x, BOARD_TOP, x + self.tray - 1, BOARD_TOP + self.height - 1
+
+    def draw_static(self, image: Image.Image, theme: Theme) -> None:
+        super().draw_static(image, theme)
+        draw = ImageDraw.Draw(image)
+        for seat in (0, 1):
+            draw.rounded_rectangle(self.tray_box(seat), radius=12, fill=theme.rgb("panel"))
+
+    def stake_slots(self, seat: int, cols: Iterable[int], row: int) -> dict[int, Slot]:
+        """Where `seat`'s stakes at the columns `cols` of `row` sit in the tray: per column,
+        the centre and the diameter.
+
+        The first sits next to the board and the others outward, in the order of their
+        columns from left to right. Too many for the tray are made smaller, never overlapped.
+        """
+        ordered = sorted(cols, reverse=seat == 0)
+        if len(ordered) * (self.stake + SLOT_GAP) + SLOT_GAP <= self.tray:
+            gap: float = SLOT_GAP
+            step: float = self.stake + gap
+        else:
+            step = (self.tray - CROWDED_GAP) / len(ordered)
+            gap = min(CROWDED_GAP, step / 3)
+        diameter = min(self.stake, max(1, int(step - gap)))
+        left, _, right, _ = self.tray_box(seat)
+        inner, outward = (right + 1, -1) if seat == 0 else (left, 1)
+        y = self.centre((0, row))[1]
+        return {
+            col: ((inner + outward * (gap / 2 + step * (k + 0.5)), y), diameter)
+            for k, col in enumerate(ordered)
+        }
+
+
+def tray_slots(board: StakeBoard, state: StonesState) -> dict[StakeKey, Slot]:
+    """Where every stake of `state`, and every stake its last move took, sits in its tray."""
+    stakes = {(col, row, seat) for seat in (0, 1) for col, row in state.stakes(seat)}
+    rows: dict[tuple[int, int], list[int]] = {}
+    for col, row, seat in stakes | set(state.stakes_captured_last):
+        rows.setdefault((seat, row), []).append(col)
+    return {
+        (col, row, seat): slot
+        for (seat, row), cols in rows.items()
+        for col, slot in board.stake_slots(seat, cols, row).items()
+    }
 
 
 @lru_cache(maxsize=16)
-def board_for(size: int) -> PointGrid:
+def board_for(size: int) -> StakeBoard:
     """The layout of a board with `size` lines."""
-    return PointGrid.fit(size, stars=True)
+    return StakeBoard.for_size(size)
 
 
-def stake_centre(board: PointGrid, state: StonesState, point: Coord, seat: int) -> Point:
-    """Where `seat`'s stake on `point` is drawn: on the point, or beside it when a stone or
-    the other player's stake is there too."""
+def mark_centre(board: PointGrid, state: StonesState, point: Coord, seat: int) -> Point:
+    """Where the diamond of `seat`'s stake on `point` is drawn: on the point, or beside it
+    (just clear of a stone) when a stone or the other player's stake is there too."""
     x, y = board.centre(point)
     if state.stone_at(*point) is None and point not in state.stakes(1 - seat):
         return x, y
-    dx, dy = STAKE_CORNERS[seat]
-    offset = board.spacing * 0.32
+    dx, dy = MARK_CORNERS[seat]
+    offset = board.spacing * 0.42
     return x + dx * offset, y + dy * offset
 
 
@@ -64,28 +161,53 @@ class StonesRenderer(GameRenderer[StonesState]):
         )
         for col, row, seat in state.captured_last:
             board.mark_captured(image, theme, (col, row), COLOURS[seat])
-        size = round(board.spacing * 0.42)
-        for seat in (0, 1):
-            sprite = sprites.peg(theme, COLOURS[seat], size)
-            for point in state.stakes(seat):
-                sprites.paste_centred(image, sprite, stake_centre(board, state, point, seat))
-        cross = sprites.cross(theme.rgb("accent"), theme.rgb("line"), size, 3.5)
-        for col, row, seat in state.stakes_captured_last:
-            centre = stake_centre(board, state, (col, row), seat)
-            sprites.paste_centred(image, sprites.peg(theme, COLOURS[seat], size, alpha=90), centre)
-            sprites.paste_centred(image, cross, centre)
-        self._mark_last(image, state, board, theme, size)
+        slots = self._stakes(image, state, board, theme)
+        self._mark_last(image, state, board, theme, slots)
         return self._caption(state)
 
+    def _stakes(
+        self, image: Image.Image, state: StonesState, board: StakeBoard, theme: Theme
+    ) -> dict[StakeKey, Slot]:
+        """Draw each stake in its tray with a hollow diamond on its liberty, and the stakes the
+        last move took faint and crossed in the tray; return where each one was drawn."""
+        captured = set(state.stakes_captured_last)
+        slots = tray_slots(board, state)
+        marker = max(16, round(board.spacing * 0.28))
+        for (col, row, seat), (centre, diameter) in slots.items():
+            colour = COLOURS[seat]
+            taken = (col, row, seat) in captured
+            alpha = 90 if taken else 255
+            if diameter >= LETTERED:
+                letter = column_letter(col)
+                stake = sprites.labelled_stone(theme, colour, diameter, letter, alpha=alpha)
+            else:
+                stake = sprites.stone(theme, colour, diameter, alpha=alpha)
+            sprites.paste_centred(image, stake, centre)
+            if taken:
+                accent, edge = theme.rgb("accent"), theme.rgb("line")
+                width = max(2.5, diameter * 0.1)
+                cross = sprites.cross(accent, edge, round(diameter * 0.6), width)
+                sprites.paste_centred(image, cross, centre)
+            else:
+                diamond = sprites.hollow_diamond(theme, colour, marker)
+                sprites.paste_centred(image, diamond, mark_centre(board, state, (col, row), seat))
+        return slots
+
     def _mark_last(
-        self, image: Image.Image, state: StonesState, board: PointGrid, theme: Theme, size: int
+        self,
+        image: Image.Image,
+        state: StonesState,
+        board: PointGrid,
+        theme: Theme,
+        slots: dict[StakeKey, Slot],
     ) -> None:
         move, point = state.last_move, state.last_point
         if move is None or point is None:
             return
         if move.kind is MoveKind.STAKE:
-            ring = sprites.ring(theme.rgb("accent"), round(size * 1.25), 3.0)
-            sprites.paste_centred(image, ring, stake_centre(board, state, point, 1 - state.to_move))
+            centre, diameter = slots[(*point, 1 - state.to_move)]
+            ring = sprites.ring(theme.rgb("accent"), diameter + 4, 2.0)
+            sprites.paste_centred(image, ring, centre)
         elif state.stone_at(*point) is not None:
             board.mark_last(image, theme, point)
 

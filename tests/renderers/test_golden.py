@@ -35,7 +35,28 @@ POSITIONS: dict[str, tuple[dict[str, object], list[str]]] = {
         {"size": 8},
         ["a1", "h8", "a3", "h7", "c1", "h6", "c3", "f3", "a5 a1-c3"],
     ),
-    "stones": ({}, ["a1", "j9", "stake a2", "j8", "stake b1", "a2", "e5", "b1", "c3"]),
+    "stones": (
+        {},
+        # Stakes of both players in their trays, two in one row, two just captured.
+        [
+            "a1",
+            "j9",
+            "stake a2",
+            "stake j8",
+            "stake b1",
+            "stake h9",
+            "c5",
+            "c6",
+            "a9",
+            "c4",
+            "stake b5",
+            "e5",
+            "stake d5",
+            "a2",
+            "f3",
+            "b1",
+        ],
+    ),
     "diffusion": ({}, ["k9-k10-l10", "j8-j9-j10-h10", "l8-l9-m9"]),
 }
 """Per game: options and the moves leading to its golden position."""

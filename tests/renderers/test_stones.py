@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import itertools
+
+from PIL import Image
+
 from renderers import locate, render
 from renderers.games.stones import board_for, signed
 from renderers.intersections import star_points
+from renderers.page import BOARD_TOP, WIDTH
 from renderers.theme import DEFAULT_THEME as THEME
 from rules.stones import STONES
 from tests.renderers.helpers import after, around, count_near, distance, pixel
+
+ROW_FIVE = ("e5", "e6", "h5", "e4", "a19", "h6", "t19", "h4")
+"""On 19×19: Black's e5 and h5, each held by two White stones, liberties d5, f5, g5 and j5."""
 
 
 def play(*moves: str, size: int = 9):
@@ -34,29 +42,127 @@ def test_stones_sit_on_intersections() -> None:
     assert c[0] - b[0] == board_for(9).spacing
 
 
-def test_stakes_are_drawn_on_their_liberties_and_ringed_when_last() -> None:
-    """A stake is a diamond on its point; the last one is ringed."""
-    state = play("a1", "j9", "stake a2", "j8", "stake b1")
-    assert set(state.stakes(0)) == {(0, 1), (1, 0)}
+def dark_runs(image: Image.Image, y: float, x0: int, x1: int) -> list[int]:
+    """The x of the first pixel of each run of black-stone pixels on row `y` from x0 to x1."""
+    starts, inside = [], False
+    for x in range(x0, x1):
+        near = distance(pixel(image, (x, y)), THEME.rgb("black")) < 24
+        if near and not inside:
+            starts.append(x)
+        inside = near
+    return starts
+
+
+def band(seat: int, y: float, size: int = 9, half: int = 4) -> tuple[int, int, int, int]:
+    """The strip of `seat`'s tray from `half` pixels above `y` to `half` below."""
+    left, _, right, _ = board_for(size).tray_box(seat)
+    return left, round(y) - half, right, round(y) + half
+
+
+def test_stakes_stand_beside_the_board_level_with_their_liberty() -> None:
+    """Black's stakes on a2 and b1 are stones in the left tray on rows 2 and 1; White's
+    stake on j8 is in the right tray on row 8; the trays are off the board."""
+    state = play("a1", "j9", "stake a2", "stake j8", "stake b1")
+    image = render(state)
+    board = board_for(9)
+    assert board.tray_box(0)[2] < board.left
+    assert board.tray_box(1)[0] > board.left + board.height
+    black, white = THEME.rgb("black"), THEME.rgb("white")
+    for point in ("a2", "b1"):
+        y = locate(state, point)[1]
+        assert count_near(image, band(0, y), black) > 40, point
+        assert count_near(image, band(1, y), black) == 0, point
+    y = locate(state, "j8")[1]
+    assert count_near(image, band(1, y), white) > 40
+    assert count_near(image, band(0, y), white) == 0
+    for empty in ("a5", "a9", "a3"):
+        y = locate(state, empty)[1]
+        assert count_near(image, band(0, y), black) == 0, empty
+        assert count_near(image, band(1, y), white) == 0, empty
+
+
+def test_a_liberty_keeps_only_a_small_hollow_mark() -> None:
+    """The point of a stake is not covered by a diamond any more: its middle shows the grid
+    lines, and a hollow mark in the owner's colours surrounds it."""
+    state = play("a1", "j9", "stake a2", "stake j8")
     image = render(state)
     spacing = board_for(9).spacing
-    for point in ("a2", "b1"):
-        assert distance(pixel(image, locate(state, point)), THEME.rgb("black")) < 40, point
+    for point, colour in (("a2", "black"), ("j8", "white")):
+        centre = locate(state, point)
+        inside = count_near(image, around(centre, spacing * 0.05), THEME.rgb(colour), 12)
+        assert inside == 0, point
+        assert distance(pixel(image, centre), THEME.rgb("line")) < 30, point
+        ring = count_near(image, around(centre, spacing * 0.2), THEME.rgb(colour), 12)
+        assert 15 < ring < spacing * spacing * 0.05, point
+
+
+def test_the_last_stake_is_ringed_in_its_tray() -> None:
+    """After `stake b1` the ring is in the left tray on row 1, not on row 2 nor on the board."""
+    state = play("a1", "j9", "stake a2", "j8", "stake b1")
+    image = render(state)
+    board = board_for(9)
     accent = THEME.rgb("accent")
-    assert count_near(image, around(locate(state, "b1"), spacing * 0.4), accent) > 10
-    assert count_near(image, around(locate(state, "a2"), spacing * 0.4), accent) == 0
+    half = board.spacing // 2
+    assert count_near(image, band(0, locate(state, "b1")[1], half=half), accent) > 20
+    assert count_near(image, band(0, locate(state, "a2")[1], half=half), accent) == 0
+    assert count_near(image, around(locate(state, "b1"), board.spacing * 0.5), accent) == 0
+
+
+def test_stakes_of_one_row_stand_side_by_side_outward() -> None:
+    """Four Black stakes on row 5 of a 19×19 board: four separate stones in the left tray,
+    and the first one is nearest the board."""
+    state = play(
+        *ROW_FIVE, "stake d5", "c12", "stake f5", "d12", "stake g5", "m12", "stake j5", size=19
+    )
+    image = render(state)
+    board = board_for(19)
+    left, _, right, _ = board.tray_box(0)
+    runs = dark_runs(image, locate(state, "d5")[1], left, right)
+    assert len(runs) == 4
+    assert runs[-1] > right - 20
+
+
+def test_tray_slots_never_overlap_and_follow_the_columns() -> None:
+    """However many stakes share a row, they stay inside the tray, apart, in column order."""
+    for size, seat, count in itertools.product((5, 9, 19), (0, 1), range(1, 20)):
+        board = board_for(size)
+        slots = board.stake_slots(seat, range(min(count, size)), 2)
+        box = board.tray_box(seat)
+        centres = [slots[col][0][0] for col in sorted(slots)]
+        assert centres == sorted(centres)
+        for (x, _), diameter in slots.values():
+            assert box[0] <= x - diameter / 2 and x + diameter / 2 <= box[2] + 1
+        for a, b in itertools.pairwise(sorted(slots.values())):
+            assert b[0][0] - a[0][0] >= (a[1] + b[1]) / 2 + 1
+
+
+def test_stones_pages_are_wider_only_by_their_trays() -> None:
+    """Trays widen the page of large boards a little; the board keeps its size."""
+    for size in (9, 19):
+        board = board_for(size)
+        image = render(play(size=size))
+        assert WIDTH < image.width <= 980
+        assert image.width == board.page_width
+        assert (
+            board.tray_box(0)[2] < board.left and board.tray_box(1)[0] > board.left + board.height
+        )
+        assert board.tray_box(0)[1] == BOARD_TOP
+    assert render(play(size=5)).width == WIDTH
 
 
 def test_captured_group_and_its_stakes_are_crossed() -> None:
-    """White's b1 takes a1 and both its stakes: three crosses, the a1 point now empty."""
+    """White's b1 takes a1 and both its stakes: a cross on a1 and one in the tray on rows 1
+    and 2, and no mark is left on the stakes' liberties."""
     state = play("a1", "j9", "stake a2", "j8", "stake b1", "a2", "e5", "b1")
     assert len(state.captured_last) == 1 and len(state.stakes_captured_last) == 2
     image = render(state)
-    spacing = board_for(9).spacing
+    board = board_for(9)
     accent = THEME.rgb("accent")
-    assert count_near(image, around(locate(state, "a1"), spacing * 0.35), accent) > 20
+    half = board.spacing // 2
+    assert count_near(image, around(locate(state, "a1"), board.spacing * 0.35), accent) > 20
     for point in ("a2", "b1"):
-        assert count_near(image, around(locate(state, point), spacing * 0.5), accent) > 10
+        assert count_near(image, band(0, locate(state, point)[1], half=half), accent) > 10, point
+    assert count_near(image, around(locate(state, "a5"), half), THEME.rgb("black"), 12) == 0
 
 
 def test_leads_are_signed_with_a_true_minus() -> None:
