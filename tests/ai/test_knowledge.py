@@ -142,3 +142,23 @@ def test_stones_liberties_and_captures_match_the_engine(seed: int) -> None:
         if not taken:
             col, row = move.point % state.size, move.point // state.size
             assert board.liberties_after(move.point) == after.liberties(col, row)
+
+
+def test_diffusion_evaluation_tells_small_leads_from_large_ones_late_in_the_game() -> None:
+    """On turn 31, White one group ahead, three ahead and six ahead are three distinct
+    chances, none yet a certainty (a saturated evaluation blinds the search)."""
+    from rules.diffusion import DIFFUSION
+
+    policy = diffusion.DiffusionPolicy()
+    # Lone Black stones a few steps from Black's block k10-k11, each one group more.
+    lone = ["k13", "k8", "m10", "h11", "m12", "h9"]
+
+    def white_ahead_by(lead: int) -> float:
+        state = DIFFUSION.position(
+            ["c3", "c4"], ["k10", "k11", *lone[:lead]], to_move=0, turn_number=31
+        )
+        assert group_sizes(state.board)[1] == (1, 1 + lead)
+        return policy.evaluate(state)
+
+    one, three, six = white_ahead_by(1), white_ahead_by(3), white_ahead_by(6)
+    assert 0.5 < one < three < six < 0.98
