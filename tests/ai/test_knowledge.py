@@ -162,3 +162,20 @@ def test_diffusion_evaluation_tells_small_leads_from_large_ones_late_in_the_game
 
     one, three, six = white_ahead_by(1), white_ahead_by(3), white_ahead_by(6)
     assert 0.5 < one < three < six < 0.98
+
+
+def test_diffusion_playouts_and_evaluation_see_an_open_king() -> None:
+    """White's c4 can take the open Black king on e4: a playout takes it, and a cut-off
+    playout judges the position won for White, however the groups stand."""
+    import random
+
+    from rules.diffusion import DIFFUSION
+
+    policy = diffusion.DiffusionPolicy()
+    state = DIFFUSION.position(["c3", "c4", "c5"], ["f4", "g4"], black_king="e4")
+    move = policy.playout_move(state, random.Random(1))
+    assert state.format_move(move) == "c4-d4-e4"
+    assert policy.evaluate(state) == 1.0
+    walled = DIFFUSION.position(["c3", "c4", "c5"], ["d4", "f4", "e3", "e5"], black_king="e4")
+    assert not diffusion.king_captures(walled)
+    assert policy.evaluate(walled) < 1.0

@@ -280,6 +280,10 @@ class DiffusionPolicy(Policy):
 
     def playout_move(self, state: State, rng: random.Random) -> Move | None:
         assert isinstance(state, DiffusionState)
+        # An open king is taken: playouts then punish turns that leave one's king open.
+        wins = king_captures(state)
+        if wins:
+            return wins[0]
         board, frozen = state.board, state.frozen
         own = state.to_move + 1
         king = state.kings[state.to_move]
@@ -309,6 +313,8 @@ class DiffusionPolicy(Policy):
 
     def evaluate(self, state: State) -> float:
         assert isinstance(state, DiffusionState)
+        if king_captures(state):
+            return 1.0 - state.to_move  # the player to move takes the king
         board = state.board
         score = scatter(board, 2) - scatter(board, 1)
         score += OPEN_KING_WEIGHT * (
