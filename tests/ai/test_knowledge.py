@@ -174,7 +174,7 @@ def test_diffusion_playouts_and_evaluation_see_an_open_king() -> None:
     policy = diffusion.DiffusionPolicy()
     state = DIFFUSION.position(["c3", "c4", "c5"], ["f4", "g4"], black_king="e4")
     move = policy.playout_move(state, random.Random(1))
-    assert state.format_move(move) == "c4-d4-e4"
+    assert move is not None and state.format_move(move) == "c4-d4-e4"
     assert policy.evaluate(state) == 1.0
     walled = DIFFUSION.position(["c3", "c4", "c5"], ["d4", "f4", "e3", "e5"], black_king="e4")
     assert not diffusion.king_captures(walled)
