@@ -14,6 +14,7 @@ from datetime import timedelta
 from typing import Any, cast
 
 import aiohttp
+import asyncpg
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -29,7 +30,9 @@ from bot.services.computer import COMPUTER_NAME
 from bot.services.computer_runner import TurnRunner
 from bot.services.container import Services
 from bot.services.gate import Gate, ShuttingDownError
-from bot.storage.sqlite import SchemaTooNewError, SqliteRepository
+from bot.storage.opening import display_location, open_repository
+from bot.storage.sql import SqlRepository
+from bot.storage.sqlite import SchemaTooNewError
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +91,7 @@ class TabulaBot(commands.Bot):
         self.tick_seconds = settings.scheduler_interval if tick_seconds is None else tick_seconds
         self.commands_only = commands_only
         self.flows = Flows(self)
-        self._repository: SqliteRepository | None = None
+        self._repository: SqlRepository | None = None
         self._services: Services | None = None
         self._scheduler: asyncio.Task[None] | None = None
         self._resuming: asyncio.Task[None] | None = None
@@ -109,7 +112,7 @@ class TabulaBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Open the database, build the services, load extensions, start background work."""
         if not self.commands_only:
-            self._repository = await SqliteRepository.open(
+            self._repository = await open_repository(
                 self.settings.database, synchronous=self.settings.sqlite_synchronous
             )
             self._services = Services.build(
@@ -278,8 +281,9 @@ def run_bot(settings: Settings) -> int:
             file=sys.stderr,
         )
         return 1
-    except (sqlite3.Error, SchemaTooNewError) as error:
-        print(f"tabula: cannot use the database {settings.database}: {error}", file=sys.stderr)
+    except (sqlite3.Error, SchemaTooNewError, asyncpg.PostgresError) as error:
+        where = display_location(settings.database)
+        print(f"tabula: cannot use the database {where}: {error}", file=sys.stderr)
         return 1
     except (OSError, aiohttp.ClientError) as error:
         print(f"tabula: cannot reach Discord: {error}", file=sys.stderr)

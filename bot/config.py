@@ -20,12 +20,15 @@ from typing import Any
 
 from bot.services.durations import format_duration, parse_duration
 from bot.services.errors import InvalidInputError
+from bot.storage.opening import DatabaseLocation, display_location, parse_location
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
 DEFAULT_DATABASE = Path("data/tabula.sqlite3")
 DEFAULT_AI_SECONDS = 5.0
 MAX_AI_WORKERS = 16
 DEFAULT_VACATION_DAYS = 30
+TEST_PREFIX = "TABULA_TEST_"
+"""Variables the test suite reads (e.g. TABULA_TEST_POSTGRES), not settings of the bot."""
 DEFAULT_CONFIG_FILE = Path("tabula.toml")
 """Read when it exists in the working directory and TABULA_CONFIG names no other file."""
 
@@ -69,6 +72,22 @@ class Kind:
 
 class Text(Kind):
     """Any non-empty text."""
+
+
+class Database(Kind):
+    """A SQLite file path, or a `postgresql://` URL (its password never shown)."""
+
+    def describe(self) -> str:
+        """What a database location looks like."""
+        return "a file path, or a postgresql:// URL"
+
+    def parse(self, text: str) -> DatabaseLocation:
+        """The path (`~` expanded) or the URL as written."""
+        return parse_location(text)
+
+    def show(self, value: Any) -> str:
+        """The location with a URL's password hidden."""
+        return "" if value is None else display_location(value)
 
 
 class FilePath(Kind):
@@ -283,12 +302,13 @@ class Settings:
         secret=True,
         help="The Discord bot token. Without one, `tabula run` opens the local console.",
     )
-    database: Path = setting(
+    database: DatabaseLocation = setting(
         DEFAULT_DATABASE,
         env="TABULA_DATABASE",
         toml="database.path",
-        kind=FilePath(),
-        help="The SQLite database file; its folder must be writable (WAL files live there).",
+        kind=Database(),
+        help="The SQLite database file (its folder must be writable: WAL files live there), "
+        "or a postgresql://user@host/database URL to share one database between processes.",
     )
     sqlite_synchronous: str = setting(
         "full",
@@ -491,7 +511,7 @@ def read_config(
     notes = [
         f"unknown variable {name} (no setting has that name; ignored)"
         for name in sorted(set(environment) | set(dotenv))
-        if name.startswith("TABULA_") and name not in names
+        if name.startswith("TABULA_") and name not in names and not name.startswith(TEST_PREFIX)
     ]
     for entry in SETTINGS:
         origins.setdefault(entry.name, DEFAULTS)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import enum
 import os
 import shutil
@@ -10,9 +11,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import asyncpg
+
 from bot.config import SETTINGS, ConfigReport
 from bot.logs import TOKEN_SHAPE
 from bot.storage.maintenance import MaintenanceError, inspect_database, latest_schema
+from bot.storage.opening import display_location
+from bot.storage.postgres import migrations as postgres_migrations
 
 LOW_DISK = 64 * 1024**2
 """Below this much free space the database may fail to grow: a problem."""
@@ -169,8 +174,36 @@ def check_database(path: Path, *, quick: bool = False) -> Iterator[Check]:
         )
 
 
-def _check_schema(version: int) -> Check:
-    latest = latest_schema()
+def check_postgres(url: str) -> Iterator[Check]:
+    """A PostgreSQL database: reachable, and its schema version."""
+    where = display_location(url)
+    try:
+        version = asyncio.run(_postgres_schema_version(url))
+    except (OSError, asyncpg.PostgresError) as error:
+        yield Check(
+            "database",
+            Status.PROBLEM,
+            f"cannot reach {where}: {error}",
+            "check that the server runs, the URL (user, host, port, database) and its "
+            "authentication (pg_hba.conf)",
+        )
+        return
+    yield Check("database", Status.OK, f"{where} (PostgreSQL)")
+    yield _check_schema(version, len(postgres_migrations()))
+
+
+async def _postgres_schema_version(url: str) -> int:
+    connection = await asyncpg.connect(url, timeout=10)
+    try:
+        if not await connection.fetchval("SELECT to_regclass('tabula_schema') IS NOT NULL"):
+            return 0
+        return int(await connection.fetchval("SELECT COALESCE(MAX(version), 0) FROM tabula_schema"))
+    finally:
+        await connection.close()
+
+
+def _check_schema(version: int, latest: int | None = None) -> Check:
+    latest = latest_schema() if latest is None else latest
     if version == latest:
         return Check("migrations", Status.OK, f"schema version {version}, the latest")
     if version < latest:
@@ -207,7 +240,11 @@ def run_checks(report: ConfigReport, *, quick: bool = False) -> list[Check]:
     checks = list(check_configuration(report))
     checks.append(check_token(report.settings.token))
     checks += check_user()
-    checks += check_database(report.settings.database, quick=quick)
+    database = report.settings.database
+    if isinstance(database, Path):
+        checks += check_database(database, quick=quick)
+    else:
+        checks += check_postgres(database)
     return checks
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from bot.logs import reset_logging
 
-pytest_plugins = ["tests.fakediscord.fixtures"]
+pytest_plugins = ["tests.fakediscord.fixtures", "tests.databases"]
 
 
 @pytest.fixture(autouse=True)

@@ -13,7 +13,7 @@ from bot.config import Settings
 from bot.console.app import ConsoleApp
 from bot.services.clock import Clock, ManualClock, SystemClock
 from bot.services.computer_runner import TurnRunner
-from bot.storage.sqlite import SqliteRepository
+from bot.storage.opening import DatabaseLocation, open_repository, parse_location
 
 DEFAULT_IMAGE_DIR = Path("console-boards")
 
@@ -36,8 +36,8 @@ def add_console_arguments(parser: argparse.ArgumentParser) -> None:
     """The console's options (shared with `tabula run`, which opens it without a token)."""
     parser.add_argument(
         "--database",
-        type=Path,
-        help="SQLite file (default: TABULA_DATABASE or data/tabula.sqlite3)",
+        type=parse_location,
+        help="SQLite file or postgresql:// URL (default: TABULA_DATABASE or data/tabula.sqlite3)",
     )
     parser.add_argument(
         "--images",
@@ -48,7 +48,7 @@ def add_console_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 async def run_console(
-    database: Path,
+    database: DatabaseLocation,
     images: Path | None,
     settings: Settings | None = None,
     *,
@@ -56,7 +56,7 @@ async def run_console(
 ) -> None:
     """Open the database and read commands from standard input until it ends or /quit."""
     settings = settings or Settings()
-    repository = await SqliteRepository.open(database)
+    repository = await open_repository(database)
     app: ConsoleApp | None = None
     try:
         clock: Clock = ManualClock(SystemClock().now()) if manual_clock else SystemClock()
@@ -83,7 +83,11 @@ async def run_console(
 
 
 def start_console(
-    database: Path, images: Path | None, settings: Settings, *, manual_clock: bool = False
+    database: DatabaseLocation,
+    images: Path | None,
+    settings: Settings,
+    *,
+    manual_clock: bool = False,
 ) -> int:
     """Run the console; a database it cannot use is one line and status 1."""
     problem = database_problem(database)

@@ -8,10 +8,18 @@ import sqlite3
 import sys
 from pathlib import Path
 
+import asyncpg
+
 from bot.config import ConfigReport, Settings, read_config
 from bot.doctor import database_location_problem
 from bot.logs import configure_logging
-from bot.storage.sqlite import SchemaTooNewError, SqliteRepository
+from bot.storage.opening import (
+    DatabaseLocation,
+    display_location,
+    open_repository,
+    parse_location,
+)
+from bot.storage.sqlite import SchemaTooNewError
 
 CONFIG_STATUS = 2
 """Exit status for a bad configuration (like a usage error)."""
@@ -36,12 +44,23 @@ def settings_or_report(args: argparse.Namespace) -> Settings | None:
 
 
 def database_argument(args: argparse.Namespace) -> Path | None:
-    """`--database`, else the configured database; None (problems printed) if the
-    settings are bad."""
+    """`--database`, else the configured SQLite database; None (problems printed) if the
+    settings are bad or name a PostgreSQL database (these commands copy SQLite files)."""
     if args.database is not None:
-        return Path(args.database)
-    settings = settings_or_report(args)
-    return None if settings is None else settings.database
+        location = parse_location(str(args.database))
+    else:
+        settings = settings_or_report(args)
+        if settings is None:
+            return None
+        location = settings.database
+    if isinstance(location, Path):
+        return location
+    print(
+        f"tabula: {display_location(location)} is a PostgreSQL database: back it up and "
+        "restore it with PostgreSQL's own pg_dump and pg_restore",
+        file=sys.stderr,
+    )
+    return None
 
 
 def start(args: argparse.Namespace) -> Settings | None:
@@ -52,23 +71,24 @@ def start(args: argparse.Namespace) -> Settings | None:
     return settings
 
 
-def database_problem(path: Path) -> str | None:
-    """Why the database at `path` cannot be used, in one line; None if it can.
+def database_problem(location: DatabaseLocation) -> str | None:
+    """Why the database at `location` cannot be used, in one line; None if it can.
 
     Opens it once (creating it and applying pending migrations), so that a damaged file,
-    a schema newer than this code or an unwritable folder is reported before the bot
-    connects to Discord.
+    an unreachable server, a schema newer than this code or an unwritable folder is
+    reported before the bot connects to Discord.
     """
-    problem = database_location_problem(path)
-    if problem is not None:
-        return problem
+    if isinstance(location, Path):
+        problem = database_location_problem(location)
+        if problem is not None:
+            return problem
     try:
-        asyncio.run(_open_and_close(path))
-    except (sqlite3.Error, SchemaTooNewError) as error:
-        return f"cannot use the database {path}: {error}"
+        asyncio.run(_open_and_close(location))
+    except (sqlite3.Error, SchemaTooNewError, OSError, asyncpg.PostgresError) as error:
+        return f"cannot use the database {display_location(location)}: {error}"
     return None
 
 
-async def _open_and_close(path: Path) -> None:
-    repository = await SqliteRepository.open(path)
+async def _open_and_close(location: DatabaseLocation) -> None:
+    repository = await open_repository(location)
     await repository.close()

@@ -13,7 +13,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from bot.services.clock import Clock
 from bot.services.errors import (
@@ -37,17 +37,19 @@ from bot.services.results import (
 )
 from bot.services.suggest import MoveIndex
 from bot.storage.repository import (
-    DuplicateMoveError,
     GameRecord,
     GameStatus,
     MoveRecord,
     Offer,
     Repository,
     Snapshot,
+    StaleGameError,
 )
 from rules import GameError, GameState, get_game
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 MoveHook = Callable[[MoveResult], Awaitable[None]]
 """Called after every committed move (e.g. to let a computer player answer)."""
@@ -80,6 +82,12 @@ class ComputerReferee(Protocol):
 
 RECENT_MOVES = 12
 """Moves kept in memory per game: enough for the current and the previous turn."""
+STALE_RETRIES = 3
+"""How often an action is redone from fresh state when another writer (another process)
+changed the game between reading and storing it, before the player is told."""
+CONFLICT = (
+    "Another move in this game was played at the same moment; look at the board and try again."
+)
 
 
 class DamagedGameError(ServiceError):
@@ -90,6 +98,8 @@ class DamagedGameError(ServiceError):
 class _Loaded:
     """A game's current state in the cache, with its latest moves."""
 
+    version: int
+    """The game row's version it was built from (another process's write changes it)."""
     ply: int
     state: GameState[Any]
     recent: tuple[MoveRecord, ...]
@@ -197,12 +207,24 @@ class GameService:
 
     async def _loaded(self, record: GameRecord) -> _Loaded:
         cached = self._cache.get(record.id)
-        if cached is not None and cached.ply == record.ply:
+        if cached is not None and cached.version == record.version:
             self._cache.move_to_end(record.id)
             return cached
         loaded = await self._replay(record, record.ply)
         self._remember(record.id, loaded)
         return loaded
+
+    async def _retrying(self, game_id: int, attempt: Callable[[], Awaitable[T]]) -> T:
+        """Run `attempt` (which reads the game afresh and stores what it changes), again
+        when the game was changed by another writer in between; `ConflictError` when that
+        keeps happening."""
+        for _ in range(STALE_RETRIES):
+            try:
+                return await attempt()
+            except StaleGameError as exc:
+                self._cache.pop(game_id, None)
+                log.info("game %s: %s; trying again from the stored game", game_id, exc)
+        raise ConflictError(CONFLICT)
 
     def _remember(self, game_id: int, loaded: _Loaded) -> None:
         self._cache[game_id] = loaded
@@ -241,7 +263,12 @@ class GameService:
         if played != upto:
             log.error("game %s: expected %s moves, the log has %s", record.id, upto, played)
             raise DamagedGameError(f"Game #{record.id}'s move log is incomplete.")
-        return _Loaded(ply=upto, state=state, recent=tuple(moves[-RECENT_MOVES:]))
+        return _Loaded(
+            version=record.version if upto == record.ply else -1,
+            ply=upto,
+            state=state,
+            recent=tuple(moves[-RECENT_MOVES:]),
+        )
 
     async def replay_state(self, game_id: int, *, use_snapshot: bool = True) -> GameState[Any]:
         """Rebuild the game's state from the database, bypassing the cache."""
@@ -280,7 +307,8 @@ class GameService:
 
     async def play(self, game_id: int, user_id: int, text: str) -> MoveResult:
         """Play `text` for `user_id`; rules errors pass through with the engine's message."""
-        async with self._locks(game_id):
+
+        async def attempt() -> MoveResult:
             record = await self.record(game_id)
             seat = self._seat(record, user_id)
             self._require_active(record)
@@ -289,7 +317,10 @@ class GameService:
                 waiting = record.names[loaded.state.to_move]
                 raise NotYourTurnError(f"It is {waiting}'s turn, not yours.")
             move = loaded.state.parse_move(text)
-            result = await self._commit(record, loaded, seat, user_id, move)
+            return await self._commit(record, loaded, seat, user_id, move)
+
+        async with self._locks(game_id):
+            result = await self._retrying(game_id, attempt)
         return await self._after_move(result)
 
     async def play_computer_move(
@@ -300,7 +331,8 @@ class GameService:
         With `expected_ply`, the move is refused (`ConflictError`) if the game has moved
         on from that ply since the computer started thinking (an undo, say).
         """
-        async with self._locks(game_id):
+
+        async def attempt() -> MoveResult:
             record = await self.record(game_id)
             self._require_active(record)
             if expected_ply is not None and record.ply != expected_ply:
@@ -310,7 +342,10 @@ class GameService:
             if record.players[seat] is not None or record.ai_levels[seat] is None:
                 raise NotAllowedError("It is not a computer player's turn.")
             move = loaded.state.parse_move(text)
-            result = await self._commit(record, loaded, seat, None, move)
+            return await self._commit(record, loaded, seat, None, move)
+
+        async with self._locks(game_id):
+            result = await self._retrying(game_id, attempt)
         result = await self._after_move(result)
         await self._notifier.move_played(result)
         return result
@@ -342,24 +377,25 @@ class GameService:
                 draw_offer=None,
             )
         snapshot = Snapshot(ply, after.encode()) if ply % self._snapshot_every == 0 else None
-        try:
-            await self._repository.record_move(logged, updated, snapshot)
-        except DuplicateMoveError:
-            self._cache.pop(record.id, None)
-            raise ConflictError(
-                "Another move in this game was played at the same moment; "
-                "look at the board and try again."
-            ) from None
+        stored = await self._repository.record_move(logged, updated, snapshot)
         recent = (*loaded.recent, logged)[-RECENT_MOVES:]
-        self._remember(record.id, _Loaded(ply, after, recent))
+        self._remember(record.id, _Loaded(stored.version, ply, after, recent))
         return MoveResult(
-            view=GameView(updated, after),
+            view=GameView(stored, after),
             before=before,
             move=logged,
             turn_complete=outcome is not None or after.to_move != before.to_move,
             turn_moves=_trailing_turn(recent),
             draw_offer_lapsed=lapsed,
         )
+
+    async def _store(self, updated: GameRecord) -> GameView:
+        """Store a change of the game row that leaves the position as it is (offers,
+        requests, the end of the game, the thread); the cached state follows the version."""
+        loaded = await self._loaded(updated)
+        stored = await self._repository.update_game(updated)
+        loaded.version = stored.version
+        return GameView(stored, loaded.state)
 
     async def _after_move(self, result: MoveResult) -> MoveResult:
         """Run the move hooks, and the finish hooks when the move ended the game."""
@@ -405,8 +441,7 @@ class GameService:
             draw_offer=None,
             undo_request=None,
         )
-        await self._repository.update_game(updated)
-        return GameView(updated, (await self._loaded(updated)).state)
+        return await self._store(updated)
 
     async def finish(
         self,
@@ -424,12 +459,16 @@ class GameService:
         With `at_ply`, only if no move was played since the game stood at that ply
         (`ConflictError` otherwise). With `rated=False`, a rated game ends unrated.
         """
-        async with self._locks(game_id):
+
+        async def attempt() -> GameView:
             record = await self.record(game_id)
             self._require_active(record)
             if at_ply is not None and record.ply != at_ply:
                 raise ConflictError("A move was played in this game in the meantime.")
-            view = await self._finish(record, winner, reason, rated=rated)
+            return await self._finish(record, winner, reason, rated=rated)
+
+        async with self._locks(game_id):
+            view = await self._retrying(game_id, attempt)
         view = await self._after_finish(view)
         if announce:
             await self._notifier.game_finished(view)
@@ -438,26 +477,35 @@ class GameService:
     async def abort(self, game_id: int, reason: str) -> GameView | None:
         """End an active game without a result (a cancelled tournament): nothing is scored
         or rated, so the finish hooks do not run. None when the game had ended already."""
-        async with self._locks(game_id):
+
+        async def attempt() -> GameView | None:
             record = await self.record(game_id)
             if not record.is_active:
                 return None
             return await self._finish(record, None, reason, GameStatus.ABORTED)
 
+        async with self._locks(game_id):
+            return await self._retrying(game_id, attempt)
+
     async def resign(self, game_id: int, user_id: int) -> GameView:
         """`user_id` resigns: the opponent wins."""
-        async with self._locks(game_id):
+
+        async def attempt() -> GameView:
             record = await self.record(game_id)
             seat = self._seat(record, user_id)
             self._require_active(record)
-            view = await self._finish(record, 1 - seat, f"{record.names[seat]} resigned")
+            return await self._finish(record, 1 - seat, f"{record.names[seat]} resigned")
+
+        async with self._locks(game_id):
+            view = await self._retrying(game_id, attempt)
         return await self._after_finish(view)
 
     # --- draw offers ---
 
     async def offer_draw(self, game_id: int, user_id: int) -> DrawResult:
         """Offer a draw; when the opponent's offer stands, this accepts it instead."""
-        async with self._locks(game_id):
+
+        async def attempt() -> DrawResult:
             record = await self.record(game_id)
             seat = self._seat(record, user_id)
             self._require_active(record)
@@ -465,27 +513,26 @@ class GameService:
             opponent = record.names[1 - seat]
             if offer is not None and offer.open and offer.seat != seat:
                 view = await self._finish(record, None, "draw agreed")
-                result = DrawResult(view, DrawStatus.ACCEPTED, seat)
-            else:
-                if offer is not None and offer.seat == seat and offer.ply == record.ply:
-                    if offer.open:
-                        raise InvalidStateError(
-                            f"You have already offered a draw; waiting for {opponent}'s answer."
-                        )
+                return DrawResult(view, DrawStatus.ACCEPTED, seat)
+            if offer is not None and offer.seat == seat and offer.ply == record.ply:
+                if offer.open:
                     raise InvalidStateError(
-                        f"{opponent} declined your draw offer; you can offer again after "
-                        "the next move."
+                        f"You have already offered a draw; waiting for {opponent}'s answer."
                     )
-                if self.computer is not None and record.ai_levels[1 - seat] is not None:
-                    result = await self._computer_answers_draw(record, seat)
-                    if result.status is not DrawStatus.ACCEPTED:
-                        return result
-                else:
-                    updated = record.evolve(
-                        draw_offer=Offer(seat, record.ply, True), updated_at=self._clock.now()
-                    )
-                    await self._repository.update_game(updated)
-                    return DrawResult(await self.view_of(updated), DrawStatus.OFFERED, seat)
+                raise InvalidStateError(
+                    f"{opponent} declined your draw offer; you can offer again after the next move."
+                )
+            if self.computer is not None and record.ai_levels[1 - seat] is not None:
+                return await self._computer_answers_draw(record, seat)
+            updated = record.evolve(
+                draw_offer=Offer(seat, record.ply, True), updated_at=self._clock.now()
+            )
+            return DrawResult(await self._store(updated), DrawStatus.OFFERED, seat)
+
+        async with self._locks(game_id):
+            result = await self._retrying(game_id, attempt)
+        if result.status is not DrawStatus.ACCEPTED:
+            return result
         return replace(result, view=await self._after_finish(result.view))
 
     async def _computer_answers_draw(self, record: GameRecord, seat: int) -> DrawResult:
@@ -500,14 +547,14 @@ class GameService:
         updated = record.evolve(
             draw_offer=Offer(seat, record.ply, False), updated_at=self._clock.now()
         )
-        await self._repository.update_game(updated)
-        return DrawResult(await self.view_of(updated), DrawStatus.DECLINED, computer)
+        return DrawResult(await self._store(updated), DrawStatus.DECLINED, computer)
 
     async def answer_draw(
         self, game_id: int, user_id: int, accept: bool, offer_ply: int | None = None
     ) -> DrawResult:
         """Accept or decline the opponent's standing draw offer (made at `offer_ply`)."""
-        async with self._locks(game_id):
+
+        async def attempt() -> DrawResult:
             record = await self.record(game_id)
             seat = self._seat(record, user_id)
             self._require_active(record)
@@ -523,10 +570,15 @@ class GameService:
                 updated = record.evolve(
                     draw_offer=replace(offer, open=False), updated_at=self._clock.now()
                 )
-                await self._repository.update_game(updated)
-                return DrawResult(await self.view_of(updated), DrawStatus.DECLINED, seat)
+                return DrawResult(await self._store(updated), DrawStatus.DECLINED, seat)
             view = await self._finish(record, None, "draw agreed")
-        return DrawResult(await self._after_finish(view), DrawStatus.ACCEPTED, seat)
+            return DrawResult(view, DrawStatus.ACCEPTED, seat)
+
+        async with self._locks(game_id):
+            result = await self._retrying(game_id, attempt)
+        if result.status is not DrawStatus.ACCEPTED:
+            return result
+        return replace(result, view=await self._after_finish(result.view))
 
     # --- undo ---
 
@@ -536,101 +588,105 @@ class GameService:
         The moves of one's own unfinished multi-move turn are taken back at once;
         anything else waits for the opponent's approval (`answer_undo`).
         """
-        return await self._after_undo(await self._request_undo(game_id, user_id))
+
+        async def attempt() -> UndoResult:
+            return await self._request_undo(game_id, user_id)
+
+        async with self._locks(game_id):
+            result = await self._retrying(game_id, attempt)
+        return await self._after_undo(result)
 
     async def _request_undo(self, game_id: int, user_id: int) -> UndoResult:
-        async with self._locks(game_id):
-            record = await self.record(game_id)
-            seat = self._seat(record, user_id)
-            self._require_active(record)
-            loaded = await self._loaded(record)
-            moves = await self._repository.list_moves(game_id)
-            plan = undo_start(moves, seat, loaded.state.to_move)
-            if plan is None:
-                raise InvalidStateError("You have not moved yet: there is nothing to take back.")
-            start, needs_approval = plan
-            taken = [move for move in moves if move.ply >= start]
-            if not needs_approval:
-                view = await self._undo(record, moves, start)
+        record = await self.record(game_id)
+        seat = self._seat(record, user_id)
+        self._require_active(record)
+        loaded = await self._loaded(record)
+        moves = await self._repository.list_moves(game_id)
+        plan = undo_start(moves, seat, loaded.state.to_move)
+        if plan is None:
+            raise InvalidStateError("You have not moved yet: there is nothing to take back.")
+        start, needs_approval = plan
+        taken = [move for move in moves if move.ply >= start]
+        if not needs_approval:
+            view = await self._undo(record, start)
+            return UndoResult(view, UndoStatus.APPLIED, seat, taken)
+        if self.computer is not None and record.ai_levels[1 - seat] is not None:
+            view = GameView(record, loaded.state)
+            if await self.computer.accepts_undo(view, 1 - seat):
+                view = await self._undo(record, start)
                 return UndoResult(view, UndoStatus.APPLIED, seat, taken)
-            if self.computer is not None and record.ai_levels[1 - seat] is not None:
-                view = GameView(record, loaded.state)
-                if await self.computer.accepts_undo(view, 1 - seat):
-                    view = await self._undo(record, moves, start)
-                    return UndoResult(view, UndoStatus.APPLIED, seat, taken)
-                return UndoResult(view, UndoStatus.DECLINED, seat, taken)
-            pending = record.undo_request
-            opponent = record.names[1 - seat]
-            if pending is not None and pending.ply == record.ply:
-                if pending.open and pending.seat == seat:
-                    raise InvalidStateError(
-                        f"You have already asked to take back a move; waiting for {opponent}."
-                    )
-                if pending.open:
-                    raise InvalidStateError(
-                        f"{opponent} has asked to take back a move; answer that first."
-                    )
-                if pending.seat == seat:
-                    raise InvalidStateError(
-                        f"{opponent} declined; you can ask again after the next move."
-                    )
-            updated = record.evolve(
-                undo_request=Offer(seat, record.ply, True), updated_at=self._clock.now()
-            )
-            await self._repository.update_game(updated)
-            return UndoResult(GameView(updated, loaded.state), UndoStatus.REQUESTED, seat, taken)
+            return UndoResult(view, UndoStatus.DECLINED, seat, taken)
+        pending = record.undo_request
+        opponent = record.names[1 - seat]
+        if pending is not None and pending.ply == record.ply:
+            if pending.open and pending.seat == seat:
+                raise InvalidStateError(
+                    f"You have already asked to take back a move; waiting for {opponent}."
+                )
+            if pending.open:
+                raise InvalidStateError(
+                    f"{opponent} has asked to take back a move; answer that first."
+                )
+            if pending.seat == seat:
+                raise InvalidStateError(
+                    f"{opponent} declined; you can ask again after the next move."
+                )
+        updated = record.evolve(
+            undo_request=Offer(seat, record.ply, True), updated_at=self._clock.now()
+        )
+        return UndoResult(await self._store(updated), UndoStatus.REQUESTED, seat, taken)
 
     async def answer_undo(
         self, game_id: int, user_id: int, accept: bool, request_ply: int | None = None
     ) -> UndoResult:
         """Approve or refuse the opponent's standing request to take back moves."""
-        return await self._after_undo(
-            await self._answer_undo(game_id, user_id, accept, request_ply)
-        )
+
+        async def attempt() -> UndoResult:
+            return await self._answer_undo(game_id, user_id, accept, request_ply)
+
+        async with self._locks(game_id):
+            result = await self._retrying(game_id, attempt)
+        return await self._after_undo(result)
 
     async def _answer_undo(
         self, game_id: int, user_id: int, accept: bool, request_ply: int | None
     ) -> UndoResult:
-        async with self._locks(game_id):
-            record = await self.record(game_id)
-            seat = self._seat(record, user_id)
-            self._require_active(record)
-            request = record.undo_request
-            if (
-                request is None
-                or not request.open
-                or request.ply != record.ply
-                or (request_ply is not None and request.ply != request_ply)
-            ):
-                raise InvalidStateError("That request to take back moves is no longer open.")
-            if request.seat == seat:
-                raise NotAllowedError(
-                    f"This is your own request; {record.names[1 - seat]} must answer it."
-                )
-            loaded = await self._loaded(record)
-            moves = await self._repository.list_moves(game_id)
-            plan = undo_start(moves, request.seat, loaded.state.to_move)
-            if plan is None:  # pragma: no cover - a request is only stored with a plan
-                raise InvalidStateError("There is nothing to take back.")
-            start, _ = plan
-            taken = [move for move in moves if move.ply >= start]
-            if not accept:
-                updated = record.evolve(
-                    undo_request=replace(request, open=False), updated_at=self._clock.now()
-                )
-                await self._repository.update_game(updated)
-                return UndoResult(
-                    GameView(updated, loaded.state), UndoStatus.DECLINED, request.seat, taken
-                )
-            view = await self._undo(record, moves, start)
-            return UndoResult(view, UndoStatus.APPLIED, request.seat, taken)
+        record = await self.record(game_id)
+        seat = self._seat(record, user_id)
+        self._require_active(record)
+        request = record.undo_request
+        if (
+            request is None
+            or not request.open
+            or request.ply != record.ply
+            or (request_ply is not None and request.ply != request_ply)
+        ):
+            raise InvalidStateError("That request to take back moves is no longer open.")
+        if request.seat == seat:
+            raise NotAllowedError(
+                f"This is your own request; {record.names[1 - seat]} must answer it."
+            )
+        loaded = await self._loaded(record)
+        moves = await self._repository.list_moves(game_id)
+        plan = undo_start(moves, request.seat, loaded.state.to_move)
+        if plan is None:  # pragma: no cover - a request is only stored with a plan
+            raise InvalidStateError("There is nothing to take back.")
+        start, _ = plan
+        taken = [move for move in moves if move.ply >= start]
+        if not accept:
+            updated = record.evolve(
+                undo_request=replace(request, open=False), updated_at=self._clock.now()
+            )
+            return UndoResult(await self._store(updated), UndoStatus.DECLINED, request.seat, taken)
+        view = await self._undo(record, start)
+        return UndoResult(view, UndoStatus.APPLIED, request.seat, taken)
 
     async def _after_undo(self, result: UndoResult) -> UndoResult:
         if result.status is UndoStatus.APPLIED:
             await self._run_hooks(self.undo_hooks, result, "undo", result.view.id)
         return result
 
-    async def _undo(self, record: GameRecord, moves: Sequence[MoveRecord], start: int) -> GameView:
+    async def _undo(self, record: GameRecord, start: int) -> GameView:
         """Take back every move from ply `start` on (call under the game's lock)."""
         now = self._clock.now()
         kept = start - 1
@@ -642,19 +698,22 @@ class GameService:
             undo_request=None,
             updated_at=now,
         )
-        await self._repository.undo_moves(updated, start, now)
+        stored = await self._repository.undo_moves(updated, start, now)
+        loaded.version = stored.version
         self._remember(record.id, loaded)
-        return GameView(updated, loaded.state)
+        return GameView(stored, loaded.state)
 
     # --- queries ---
 
     async def set_thread(self, game_id: int, thread_id: int) -> GameRecord:
         """Record the thread a game is played in."""
-        async with self._locks(game_id):
+
+        async def attempt() -> GameRecord:
             record = await self.record(game_id)
-            updated = record.evolve(thread_id=thread_id)
-            await self._repository.update_game(updated)
-            return updated
+            return (await self._store(record.evolve(thread_id=thread_id))).record
+
+        async with self._locks(game_id):
+            return await self._retrying(game_id, attempt)
 
     async def active_games(self, user_id: int) -> list[GameRecord]:
         """Every active game of `user_id`, in any server."""

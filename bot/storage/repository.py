@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import Protocol
+from typing import Any, Protocol
 
 from bot.competition.records import Pairing, Result
 from bot.storage.competition import (
@@ -25,7 +26,12 @@ from bot.storage.competition import (
 from rules import OptionValue
 
 
-class DuplicateMoveError(Exception):
+class StaleGameError(Exception):
+    """A game write based on a version of the game row that is no longer the stored one:
+    another writer (perhaps another process) changed the game since it was read."""
+
+
+class DuplicateMoveError(StaleGameError):
     """A move for a (game, ply) that already has a live move: another move won the race."""
 
 
@@ -136,6 +142,9 @@ class GameRecord(NewGame):
     undo_request: Offer | None = None
     updated_at: datetime | None = None
     finished_at: datetime | None = None
+    version: int = 0
+    """Counts the writes to the game row; every write names the version it read
+    (compare-and-set), so a stale write is refused instead of undoing a newer one."""
 
     @property
     def location(self) -> int:
@@ -301,11 +310,72 @@ class Outage:
     ended_at: datetime
 
 
+class AnnouncementStatus(enum.StrEnum):
+    """Where an announcement is on its way to the players."""
+
+    PENDING = "pending"
+    DELIVERED = "delivered"
+    PARKED = "parked"
+    """Given up on (a deleted channel, missing permissions), with the reason."""
+
+
+@dataclass(frozen=True, slots=True)
+class NewAnnouncement:
+    """Something the players must be told, stored with the change it reports."""
+
+    kind: str
+    """What happened: `move`, `result`, `reminder`, ... (`bot.services.announcements`)."""
+    stream: str
+    """Announcements of one stream are delivered in order: `game:12`, `user:55`, ..."""
+    data: Mapping[str, Any]
+    """What to say, as JSON-able values (kind-specific)."""
+    guild_id: int | None = None
+    """The server it goes to (None: a direct message); routes it to that server's shard."""
+    game_id: int | None = None
+    reply: Mapping[str, Any] | None = None
+    """The interaction that answers it first, if any (the front end's own data)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Announcement(NewAnnouncement):
+    """A stored announcement and how its delivery stands."""
+
+    id: int = 0
+    status: AnnouncementStatus = AnnouncementStatus.PENDING
+    attempts: int = 0
+    """Delivery attempts so far (the one in progress included)."""
+    available_at: datetime | None = None
+    """Not taken before this time (a lease on it, or the backoff after a failure)."""
+    claimed_by: str | None = None
+    created_at: datetime | None = None
+    attempted_at: datetime | None = None
+    finished_at: datetime | None = None
+    message_id: int | None = None
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ShardFilter:
+    """Which servers' announcements a process delivers: those on its shards."""
+
+    count: int
+    ids: frozenset[int]
+
+    @property
+    def direct_messages(self) -> bool:
+        """Direct messages go to the process that runs shard 0."""
+        return 0 in self.ids
+
+
 class Repository(Protocol):
     """Everything the services store and read. All SQL lives behind this interface."""
 
     async def close(self) -> None:
         """Release the database."""
+
+    def atomic(self) -> AbstractAsyncContextManager[object]:
+        """One transaction around several calls of this task: all are stored, or none."""
+        ...
 
     # --- challenges ---
 
@@ -355,19 +425,28 @@ class Repository(Protocol):
         """The game with this id."""
         ...
 
-    async def update_game(self, game: GameRecord) -> None:
-        """Store the game row's changeable fields (not its moves)."""
+    async def update_game(self, game: GameRecord) -> GameRecord:
+        """Store the game row's changeable fields (not its moves); the stored record.
+
+        Compare-and-set: raises `StaleGameError` (nothing stored) unless the stored row is
+        still at `game.version`; the stored record has the next version.
+        """
+        ...
 
     async def record_move(
         self, move: MoveRecord, game: GameRecord, snapshot: Snapshot | None = None
-    ) -> None:
+    ) -> GameRecord:
         """In one transaction, append `move` and store `game` (and a snapshot if given).
 
-        Raises `DuplicateMoveError` when the game already has a live move at that ply.
+        Raises `DuplicateMoveError` when the game already has a live move at that ply, and
+        `StaleGameError` when the game row is no longer at `game.version`.
         """
+        ...
 
-    async def undo_moves(self, game: GameRecord, from_ply: int, now: datetime) -> None:
-        """In one transaction, mark moves from `from_ply` on undone and store `game`."""
+    async def undo_moves(self, game: GameRecord, from_ply: int, now: datetime) -> GameRecord:
+        """In one transaction, mark moves from `from_ply` on undone and store `game`
+        (compare-and-set, as `update_game`)."""
+        ...
 
     async def list_moves(self, game_id: int, after_ply: int = 0) -> list[MoveRecord]:
         """The game's live moves with ply > `after_ply`, in order."""
@@ -605,4 +684,81 @@ class Repository(Protocol):
 
     async def claim_digest(self, user_id: int, previous: datetime | None, now: datetime) -> bool:
         """Set the user's last digest to `now` if it still is `previous` (compare-and-set)."""
+        ...
+
+    # --- announcements (the outbox) ---
+
+    async def add_announcements(
+        self,
+        announcements: Sequence[NewAnnouncement],
+        now: datetime,
+        *,
+        claimed_by: str | None = None,
+        lease_until: datetime | None = None,
+    ) -> list[Announcement]:
+        """Store announcements (inside the caller's transaction, with what they report).
+
+        With `claimed_by`, they are held by that deliverer until `lease_until` (the
+        interaction that answers them first); otherwise they are available at once.
+        """
+        ...
+
+    async def claim_announcements(
+        self,
+        now: datetime,
+        owner: str,
+        lease_until: datetime,
+        *,
+        limit: int = 20,
+        shards: ShardFilter | None = None,
+    ) -> list[Announcement]:
+        """Take the next announcements to deliver: of each stream, the first pending one
+        if it is available, oldest first. Each is held by `owner` until `lease_until`
+        and counts one more attempt; nobody else gets it meanwhile."""
+        ...
+
+    async def claim_announcement(
+        self, announcement_id: int, now: datetime, owner: str, lease_until: datetime
+    ) -> Announcement | None:
+        """Take one announcement now, if it is pending, available or held by `owner`, and
+        the first pending one of its stream; None otherwise."""
+        ...
+
+    async def deliver_announcement(
+        self, announcement_id: int, message_id: int | None, now: datetime
+    ) -> bool:
+        """Mark a pending announcement delivered (by message `message_id`); False when it
+        was not pending any more."""
+        ...
+
+    async def retry_announcement(
+        self, announcement_id: int, available_at: datetime, error: str
+    ) -> None:
+        """Give a pending announcement back, to be tried again from `available_at`."""
+
+    async def park_announcement(self, announcement_id: int, reason: str, now: datetime) -> bool:
+        """Give up on a pending announcement, keeping the reason; False if not pending."""
+        ...
+
+    async def release_announcements(self, owner: str, now: datetime) -> int:
+        """Make every pending announcement held by `owner` available now (a restarted
+        deliverer releases what its previous run held); how many."""
+        ...
+
+    async def get_announcement(self, announcement_id: int) -> Announcement | None:
+        """The announcement with this id."""
+        ...
+
+    async def list_announcements(
+        self,
+        *,
+        status: AnnouncementStatus | None = None,
+        game_id: int | None = None,
+        limit: int | None = None,
+    ) -> list[Announcement]:
+        """Announcements, oldest first, optionally of one status and/or game."""
+        ...
+
+    async def count_announcements(self) -> dict[AnnouncementStatus, int]:
+        """How many announcements are in each status."""
         ...

@@ -46,10 +46,10 @@ async def test_shutdown_finishes_the_move_in_flight_and_refuses_new_requests(
         storing, release = asyncio.Event(), asyncio.Event()
         record_move = repository.record_move
 
-        async def slow_record_move(*args: object, **kwargs: object) -> None:
+        async def slow_record_move(*args: object, **kwargs: object) -> object:
             storing.set()
             await release.wait()
-            await record_move(*args, **kwargs)  # type: ignore[arg-type]
+            return await record_move(*args, **kwargs)  # type: ignore[arg-type]
 
         monkeypatch.setattr(repository, "record_move", slow_record_move)
         move = await fake.slash(alice, thread, "move", {"notation": "c3"})

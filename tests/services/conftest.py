@@ -1,12 +1,11 @@
-"""Fixtures for service tests: a temporary SQLite database, a manual clock, a recorder."""
+"""Fixtures for service tests: a database on each backend, a manual clock, a recorder."""
 
 from __future__ import annotations
 
 import logging
 import random
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pytest
 
@@ -25,7 +24,8 @@ from bot.services.results import GameView, MoveResult
 from bot.services.tournament_views import TournamentView
 from bot.storage.competition import PairingRecord
 from bot.storage.repository import ChallengeRecord
-from bot.storage.sqlite import SqliteRepository
+from bot.storage.sql import SqlRepository
+from tests.databases import Backend
 
 ALICE = Player(1, "alice")
 BOB = Player(2, "bob")
@@ -104,21 +104,18 @@ class RecordingNotifier:
 class Env:
     """Services over one database, with the clock and notifier they were given."""
 
-    path: Path
-    repo: SqliteRepository
+    backend: Backend
+    repo: SqlRepository
     clock: ManualClock
     notifier: RecordingNotifier
     services: Services
-    opened: list[SqliteRepository] = field(default_factory=list)
-    """Every connection the test opened (closed by the fixture, even after a failure)."""
 
     async def restart(self) -> Env:
-        """New services and a new connection over the same database file (a bot restart)."""
-        repo = await SqliteRepository.open(self.path)
-        self.opened.append(repo)
+        """New services and a new connection over the same database (a bot restart)."""
+        repo = await self.backend.open()
         notifier = RecordingNotifier()
         services = Services.build(repo, self.clock, notifier, rng=random.Random(7))
-        return Env(self.path, repo, self.clock, notifier, services, self.opened)
+        return Env(self.backend, repo, self.clock, notifier, services)
 
     async def start(
         self,
@@ -143,16 +140,13 @@ class Env:
 
 
 @pytest.fixture
-async def env(tmp_path: Path) -> AsyncIterator[Env]:
-    path = tmp_path / "tabula.sqlite3"
-    repo = await SqliteRepository.open(path)
+async def env(backend: Backend) -> Env:
+    """Services over an empty database, on each backend (closed by `backend`)."""
+    repo = await backend.open()
     clock = ManualClock()
     notifier = RecordingNotifier()
     services = Services.build(repo, clock, notifier, rng=random.Random(7))
-    opened = [repo]
-    yield Env(path, repo, clock, notifier, services, opened)
-    for connection in opened:
-        await connection.close()
+    return Env(backend, repo, clock, notifier, services)
 
 
 @pytest.fixture

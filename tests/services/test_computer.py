@@ -8,7 +8,6 @@ import random
 import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,8 +19,9 @@ from bot.services.container import Services
 from bot.services.errors import InvalidInputError, InvalidStateError, NotYourTurnError
 from bot.services.results import DrawStatus, UndoStatus
 from bot.storage.repository import GameStatus
-from bot.storage.sqlite import SqliteRepository
+from bot.storage.sql import SqlRepository
 from rules import get_game
+from tests.databases import Backend
 from tests.services.conftest import ALICE, BOB, CHANNEL, GUILD, RecordingNotifier
 
 
@@ -58,16 +58,16 @@ class GatedRunner(TurnRunner):
 class World:
     """Services over one database, with a chosen runner."""
 
-    def __init__(self, path: Path, runner: TurnRunner) -> None:
-        self.path = path
+    def __init__(self, backend: Backend, runner: TurnRunner) -> None:
+        self.backend = backend
         self.runner = runner
         self.clock = ManualClock()
         self.notifier = RecordingNotifier()
-        self.repo: SqliteRepository
+        self.repo: SqlRepository
         self.services: Services
 
     async def open(self) -> World:
-        self.repo = await SqliteRepository.open(self.path)
+        self.repo = await self.backend.open()
         self.services = Services.build(
             self.repo,
             self.clock,
@@ -80,7 +80,6 @@ class World:
 
     async def close(self) -> None:
         await self.services.computer.close()
-        await self.repo.close()
 
     async def start(self, game: str = "groups", colour: str = "white", **kwargs: Any) -> int:
         view = await self.services.computer.start(
@@ -91,15 +90,15 @@ class World:
 
 
 @pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    opened = await World(tmp_path / "t.sqlite3", TurnRunner(InlineExecutor())).open()
+async def world(backend: Backend) -> AsyncIterator[World]:
+    opened = await World(backend, TurnRunner(InlineExecutor())).open()
     yield opened
     await opened.close()
 
 
 @pytest.fixture
-async def gated(tmp_path: Path) -> AsyncIterator[World]:
-    opened = await World(tmp_path / "g.sqlite3", GatedRunner()).open()
+async def gated(backend: Backend) -> AsyncIterator[World]:
+    opened = await World(backend, GatedRunner()).open()
     yield opened
     opened.runner.gate.set()  # type: ignore[attr-defined]
     await opened.close()
@@ -224,14 +223,14 @@ async def test_the_computer_answers_draw_offers_by_its_chances(gated: World) -> 
     assert record.status is GameStatus.FINISHED and record.winner is None
 
 
-async def test_a_restart_resumes_games_where_the_computer_is_to_move(tmp_path: Path) -> None:
+async def test_a_restart_resumes_games_where_the_computer_is_to_move(backend: Backend) -> None:
     """The bot stops while the computer thinks; after a restart it moves."""
-    path = tmp_path / "r.sqlite3"
-    before = await World(path, GatedRunner()).open()
+    before = await World(backend, GatedRunner()).open()
     game_id = await before.start(colour="black", level="easy")
     await asyncio.sleep(0)
     await before.close()  # the thinking task is cancelled, nothing was played
-    after = await World(path, TurnRunner(InlineExecutor())).open()
+    await before.repo.close()
+    after = await World(backend, TurnRunner(InlineExecutor())).open()
     try:
         assert (await after.services.games.view(game_id)).record.ply == 0
         assert await after.services.computer.resume() == 1

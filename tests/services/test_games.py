@@ -19,7 +19,6 @@ from bot.services.errors import (
 from bot.services.games import GameService, undo_start
 from bot.services.results import DrawStatus, GameView, UndoStatus
 from bot.storage.repository import GameStatus, MoveRecord, NewGame, Snapshot
-from bot.storage.sqlite import SqliteRepository
 from rules import IllegalMoveError, InvalidMoveError, get_game
 from tests.services.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Env, RecordingNotifier
 
@@ -466,7 +465,6 @@ async def test_state_cache_is_bounded(env: Env) -> None:
     assert list(games._cache) == [views[1].id, views[2].id]
     assert get_game("groups").name == "groups"
     env.clock.advance(timedelta(seconds=1))
-    assert isinstance(env.repo, SqliteRepository)
 
 
 async def test_check_turn_before_opening_the_move_form(env: Env) -> None:

@@ -8,7 +8,6 @@ import pytest
 
 from bot.services.gate import RESTARTING, Gate, ShuttingDownError
 from bot.services.scheduler import Scheduler
-from bot.storage.sqlite import SqliteRepository
 from tests.services.conftest import ALICE, BOB, Env
 
 
@@ -80,10 +79,10 @@ async def test_a_move_in_flight_is_committed_and_later_moves_are_refused(
     storing, release = asyncio.Event(), asyncio.Event()
     record_move = env.repo.record_move
 
-    async def slow_record_move(*args: object, **kwargs: object) -> None:
+    async def slow_record_move(*args: object, **kwargs: object) -> object:
         storing.set()
         await release.wait()
-        await record_move(*args, **kwargs)  # type: ignore[arg-type]
+        return await record_move(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(env.repo, "record_move", slow_record_move)
     games, gate = env.services.games, env.services.gate
@@ -100,12 +99,9 @@ async def test_a_move_in_flight_is_committed_and_later_moves_are_refused(
     with pytest.raises(ShuttingDownError):
         await games.play(first.id, BOB.id, "e3-e1")
     await env.repo.close()
-    reopened = await SqliteRepository.open(env.path)
-    try:
-        assert [m.notation for m in await reopened.list_moves(first.id)] == ["d3-e2"]
-        assert await reopened.list_moves(second.id) == []
-    finally:
-        await reopened.close()
+    reopened = await env.backend.open()
+    assert [m.notation for m in await reopened.list_moves(first.id)] == ["d3-e2"]
+    assert await reopened.list_moves(second.id) == []
 
 
 async def test_the_scheduler_stops_after_its_tick() -> None:

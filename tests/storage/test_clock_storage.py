@@ -16,20 +16,14 @@ from bot.storage.repository import (
     Outage,
     UserSettings,
 )
+from bot.storage.sql import SqlRepository
 from bot.storage.sqlite import SqliteRepository, check_numbering, migrations
 
 NOW = datetime(2025, 3, 1, 9, 30, tzinfo=UTC)
 H = timedelta(hours=1)
 
 
-@pytest.fixture
-async def repo(tmp_path: Path):
-    repository = await SqliteRepository.open(tmp_path / "t.sqlite3")
-    yield repository
-    await repository.close()
-
-
-async def timed_game(repo: SqliteRepository, time_control: str = "1d") -> int:
+async def timed_game(repo: SqlRepository, time_control: str = "1d") -> int:
     game = await repo.create_game(
         NewGame(
             game="groups",
@@ -77,7 +71,7 @@ async def test_existing_user_settings_get_the_new_defaults(tmp_path: Path) -> No
         await repo.close()
 
 
-async def test_user_settings_round_trip(repo: SqliteRepository) -> None:
+async def test_user_settings_round_trip(repo: SqlRepository) -> None:
     """Reminder times (also none), digest and its period are stored."""
     settings = UserSettings(7, True, (3 * H, 10 * timedelta(minutes=1)), True, 12 * H)
     await repo.save_user_settings(settings, NOW)
@@ -87,7 +81,7 @@ async def test_user_settings_round_trip(repo: SqliteRepository) -> None:
     assert await repo.get_user_settings(7) == silent
 
 
-async def test_clock_round_trip_and_compare_and_set(repo: SqliteRepository) -> None:
+async def test_clock_round_trip_and_compare_and_set(repo: SqlRepository) -> None:
     """A clock is stored with its turns; a writer starting from a stale turn is refused."""
     game = await timed_game(repo)
     first = GameClock(turn(game, 1, banks=True), 0, NOW + 5 * H, NOW + 4 * H)
@@ -102,7 +96,7 @@ async def test_clock_round_trip_and_compare_and_set(repo: SqliteRepository) -> N
     assert [t.turn for t in await repo.clock_turns(game)] == [1, 2]
 
 
-async def test_schedule_updates_only_the_current_turn(repo: SqliteRepository) -> None:
+async def test_schedule_updates_only_the_current_turn(repo: SqlRepository) -> None:
     """A deadline computed for an old turn is not stored over the new one."""
     game = await timed_game(repo)
     clock = GameClock(turn(game, 1), 0, NOW + 5 * H, None)
@@ -115,7 +109,7 @@ async def test_schedule_updates_only_the_current_turn(repo: SqliteRepository) ->
     assert await repo.running_clocks() == [game]
 
 
-async def test_reminders_are_claimed_once(repo: SqliteRepository) -> None:
+async def test_reminders_are_claimed_once(repo: SqlRepository) -> None:
     """The second claim of a (game, turn, offset) fails; another turn or offset is new."""
     game = await timed_game(repo)
     assert await repo.claim_reminder(game, 1, H, NOW)
@@ -125,7 +119,7 @@ async def test_reminders_are_claimed_once(repo: SqliteRepository) -> None:
     assert await repo.sent_reminders(game, 1) == frozenset({H, 2 * H})
 
 
-async def test_clocks_to_sync(repo: SqliteRepository) -> None:
+async def test_clocks_to_sync(repo: SqlRepository) -> None:
     """Timed games without a clock or behind it, and ended games whose clock runs."""
     missing = await timed_game(repo)
     await timed_game(repo, "none")
@@ -134,7 +128,7 @@ async def test_clocks_to_sync(repo: SqliteRepository) -> None:
     await repo.save_clock(clock, [clock.current], NOW)
     record = await repo.get_game(behind)
     assert record is not None
-    await repo.update_game(record.evolve(ply=1))
+    record = await repo.update_game(record.evolve(ply=1))
     assert await repo.clocks_to_sync() == [missing, behind]
     await repo.update_game(record.evolve(ply=0, status=GameStatus.FINISHED))
     assert await repo.clocks_to_sync() == [missing, behind]
@@ -143,7 +137,7 @@ async def test_clocks_to_sync(repo: SqliteRepository) -> None:
     assert await repo.clocks_to_sync() == [missing]
 
 
-async def test_one_open_vacation_per_user(repo: SqliteRepository) -> None:
+async def test_one_open_vacation_per_user(repo: SqlRepository) -> None:
     """A second open vacation is refused; closing is compare-and-set; queries by time."""
     first = await repo.start_vacation(7, NOW, NOW + 48 * H)
     assert first is not None and await repo.open_vacation(7) == first
@@ -158,7 +152,7 @@ async def test_one_open_vacation_per_user(repo: SqliteRepository) -> None:
     assert await repo.start_vacation(7, NOW + 20 * H, NOW + 30 * H) is not None
 
 
-async def test_heartbeat_and_outages(repo: SqliteRepository) -> None:
+async def test_heartbeat_and_outages(repo: SqlRepository) -> None:
     """The heartbeat returns the previous beat; outages are found by their end."""
     assert await repo.beat(NOW) is None
     assert await repo.beat(NOW + H) == NOW
@@ -168,7 +162,7 @@ async def test_heartbeat_and_outages(repo: SqliteRepository) -> None:
     assert await repo.outages(NOW + 5 * H) == []
 
 
-async def test_digest_candidates_and_claims(repo: SqliteRepository) -> None:
+async def test_digest_candidates_and_claims(repo: SqlRepository) -> None:
     """Digest users with a waiting game are found; the claim is compare-and-set."""
     game = await timed_game(repo)  # alice (100) to move
     await repo.save_user_settings(UserSettings(100, digest=True), NOW)

@@ -7,8 +7,6 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import pytest
-
 from bot.competition.glicko2 import Rating
 from bot.competition.records import Pairing, Result
 from bot.competition.tournament import Format
@@ -20,16 +18,10 @@ from bot.storage.competition import (
     TournamentStatus,
 )
 from bot.storage.repository import GameStatus, GuildSettings, NewGame
+from bot.storage.sql import SqlRepository
 from bot.storage.sqlite import SqliteRepository
 
 NOW = datetime(2025, 3, 1, 9, 30, tzinfo=UTC)
-
-
-@pytest.fixture
-async def repo(tmp_path: Path):
-    repository = await SqliteRepository.open(tmp_path / "tabula.sqlite3")
-    yield repository
-    await repository.close()
 
 
 def new_game(**changes: object) -> NewGame:
@@ -96,7 +88,7 @@ async def test_the_migration_adds_the_tables_and_the_organiser_role(tmp_path: Pa
     } <= tables  # fmt: skip
 
 
-async def test_ratings_are_recorded_once_per_game(repo: SqliteRepository) -> None:
+async def test_ratings_are_recorded_once_per_game(repo: SqlRepository) -> None:
     """Changes and ratings are stored together; a second recording is refused whole."""
     game = await repo.create_game(new_game())
     changes = [change(game.id, 100, 0), change(game.id, 200, 1)]
@@ -115,7 +107,7 @@ async def test_ratings_are_recorded_once_per_game(repo: SqliteRepository) -> Non
 
 
 async def test_unrated_games_are_the_finished_rated_games_between_people(
-    repo: SqliteRepository,
+    repo: SqlRepository,
 ) -> None:
     """Casual, computer, active, old and already rated games are not listed."""
     finished = {"status": GameStatus.FINISHED, "winner": 0, "finished_at": NOW}
@@ -135,7 +127,7 @@ async def test_unrated_games_are_the_finished_rated_games_between_people(
 
 
 async def test_leaderboards_count_the_server_a_game_was_played_in(
-    repo: SqliteRepository,
+    repo: SqlRepository,
 ) -> None:
     """A rating shows on a server's board once its player played rated there."""
     here = await repo.create_game(new_game())
@@ -157,7 +149,7 @@ async def test_leaderboards_count_the_server_a_game_was_played_in(
     assert await repo.leaderboard(1, "hexade") == []
 
 
-async def test_tournament_round_trip_entrants_and_seeds(repo: SqliteRepository) -> None:
+async def test_tournament_round_trip_entrants_and_seeds(repo: SqlRepository) -> None:
     """A tournament and its announcement, its entrants in join order, then by seed after
     the start (which keeps the announcement)."""
     created = await repo.create_tournament(new_tournament())
@@ -190,7 +182,7 @@ async def test_tournament_round_trip_entrants_and_seeds(repo: SqliteRepository) 
     assert await repo.list_tournaments(1, [TournamentStatus.OPEN]) == []
 
 
-async def test_pairings_games_results_and_the_work_query(repo: SqliteRepository) -> None:
+async def test_pairings_games_results_and_the_work_query(repo: SqlRepository) -> None:
     """Pairings store forfeits, get one game each, take one result; work is found."""
     record = await repo.create_tournament(new_tournament())
     await repo.update_tournament(record.evolve(status=TournamentStatus.RUNNING, rounds=4))
@@ -219,7 +211,7 @@ async def test_pairings_games_results_and_the_work_query(repo: SqliteRepository)
     assert await repo.tournaments_needing_work() == [record.id]  # the round is complete
 
 
-async def test_withdrawal_stores_forfeits_and_due_tournaments(repo: SqliteRepository) -> None:
+async def test_withdrawal_stores_forfeits_and_due_tournaments(repo: SqlRepository) -> None:
     """Withdrawing marks the entrant and stores forfeits; due ones are found by time."""
     record = await repo.create_tournament(new_tournament())
     later = await repo.create_tournament(new_tournament(entry_closes_at=NOW + timedelta(days=3)))

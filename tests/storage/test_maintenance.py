@@ -42,10 +42,9 @@ async def play(repo: SqliteRepository, game: GameRecord) -> GameRecord:
     ply = game.ply + 1
     seat = (ply - 1) % 2
     moved = game.evolve(ply=ply, to_move=1 - seat)
-    await repo.record_move(
+    return await repo.record_move(
         MoveRecord(game.id, ply, seat, game.players[seat], f"m{ply}", NOW), moved
     )
-    return moved
 
 
 async def database_with_moves(path: Path, games: int = 3, moves: int = 5) -> list[GameRecord]:

@@ -30,7 +30,7 @@ async def test_a_read_sees_the_write_before_it_while_others_read(tmp_path: Path)
     stale = []
     try:
         for ply in range(1, 150):
-            await repo.update_game(game.evolve(ply=ply))
+            game = await repo.update_game(game.evolve(ply=ply))
             seen = await repo.get_game(game.id)
             assert seen is not None
             if seen.ply != ply:

@@ -1,0 +1,32 @@
+"""What every part of the SQL repository shares: its database and dialect."""
+
+from __future__ import annotations
+
+from contextlib import AbstractAsyncContextManager
+
+from bot.storage.database import Connection, Database, Dialect
+
+
+class SqlBase:
+    """Holds the database the queries run on."""
+
+    def __init__(self, database: Database) -> None:
+        self._db = database
+
+    @property
+    def database(self) -> Database:
+        """The database the repository runs on."""
+        return self._db
+
+    @property
+    def dialect(self) -> Dialect:
+        """The SQL dialect of the database."""
+        return self._db.dialect
+
+    def _transaction(self) -> AbstractAsyncContextManager[Connection]:
+        return self._db.transaction()
+
+    def atomic(self) -> AbstractAsyncContextManager[Connection]:
+        """A transaction spanning several repository calls of this task (see
+        `bot.storage.database`): all of them are stored, or none."""
+        return self._db.transaction()
