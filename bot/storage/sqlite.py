@@ -79,10 +79,20 @@ def check_numbering(numbers: list[int]) -> None:
         )
 
 
-async def _connect(path: Path | str) -> aiosqlite.Connection:
+async def _connect(path: Path | str, *pragmas: str) -> aiosqlite.Connection:
+    """A connection with `pragmas` set; closed again if any of them fails.
+
+    aiosqlite runs each connection in its own non-daemon thread: a connection left open
+    after a failure would keep the process from ever exiting.
+    """
     connection = await aiosqlite.connect(str(path), isolation_level=None)
-    connection.row_factory = sqlite3.Row
-    await connection.execute("PRAGMA busy_timeout = 5000")
+    try:
+        connection.row_factory = sqlite3.Row
+        for pragma in ("PRAGMA busy_timeout = 5000", *pragmas):
+            await connection.execute(pragma)
+    except BaseException:
+        await connection.close()
+        raise
     return connection
 
 
@@ -497,16 +507,17 @@ class SqliteRepository:
         in_memory = str(path) == MEMORY
         if not in_memory:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        connection = await _connect(path)
-        await connection.execute("PRAGMA journal_mode = WAL")
-        await connection.execute(f"PRAGMA synchronous = {synchronous.upper()}")
-        await connection.execute("PRAGMA foreign_keys = ON")
+        connection = await _connect(
+            path,
+            "PRAGMA journal_mode = WAL",
+            f"PRAGMA synchronous = {synchronous.upper()}",
+            "PRAGMA foreign_keys = ON",
+        )
         repository = cls(connection)
         try:
             await repository.migrate()
             if not in_memory:
-                repository._reader = await _connect(path)
-                await repository._reader.execute("PRAGMA query_only = ON")
+                repository._reader = await _connect(path, "PRAGMA query_only = ON")
         except BaseException:
             await repository.close()
             raise
