@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from bot.config import ConfigReport, Settings, read_config
-from bot.doctor import database_location_problem
+from bot.doctor import database_file_problem, database_location_problem
 from bot.logs import configure_logging
 from bot.storage.sqlite import SchemaTooNewError, SqliteRepository
 
@@ -55,11 +55,12 @@ def start(args: argparse.Namespace) -> Settings | None:
 def database_problem(path: Path) -> str | None:
     """Why the database at `path` cannot be used, in one line; None if it can.
 
-    Opens it once (creating it and applying pending migrations), so that a damaged file,
-    a schema newer than this code or an unwritable folder is reported before the bot
-    connects to Discord.
+    Checks the file (`PRAGMA quick_check`; an empty file is refused unless this start
+    creates it), then opens it once (creating it and applying pending migrations), so
+    that a damaged file, a schema newer than this code or an unwritable folder is
+    reported before the bot connects to Discord.
     """
-    problem = database_location_problem(path)
+    problem = database_location_problem(path) or database_file_problem(path)
     if problem is not None:
         return problem
     try:
