@@ -21,6 +21,7 @@ from bot.services.errors import (
     InvalidStateError,
     NotAllowedError,
     NotFoundError,
+    NotStoredError,
     NotYourTurnError,
     ServiceError,
 )
@@ -36,6 +37,7 @@ from bot.services.results import (
     UndoStatus,
 )
 from bot.services.suggest import MoveIndex
+from bot.storage.failures import classify
 from bot.storage.repository import (
     DuplicateMoveError,
     GameRecord,
@@ -350,6 +352,11 @@ class GameService:
                 "Another move in this game was played at the same moment; "
                 "look at the board and try again."
             ) from None
+        except Exception as error:
+            failure = classify(error)
+            if failure is None:
+                raise
+            raise NotStoredError("move", failure) from error
         recent = (*loaded.recent, logged)[-RECENT_MOVES:]
         self._remember(record.id, _Loaded(ply, after, recent))
         return MoveResult(
