@@ -10,13 +10,10 @@ import pytest
 
 from bot.services.clock import ManualClock
 from tests.console.test_console import open_session
-from tests.services.test_not_stored import BUSY, FULL, failing
+from tests.services.test_not_stored import INJECTED, failing
 
 
-@pytest.mark.parametrize(
-    ("sqlite_says", "told"),
-    [("database or disk is full", FULL), ("database is locked", BUSY)],
-)
+@INJECTED
 async def test_a_move_the_database_refuses(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,

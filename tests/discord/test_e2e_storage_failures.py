@@ -11,13 +11,10 @@ import pytest
 
 from tests.discord.test_e2e import challenge_and_accept, private_reply, running
 from tests.fakediscord.fixtures import FakeClub
-from tests.services.test_not_stored import BUSY, FULL, failing
+from tests.services.test_not_stored import INJECTED, failing
 
 
-@pytest.mark.parametrize(
-    ("sqlite_says", "told"),
-    [("database or disk is full", FULL), ("database is locked", BUSY)],
-)
+@INJECTED
 async def test_a_move_the_database_refuses(
     fake_club: FakeClub,
     tmp_path: Path,

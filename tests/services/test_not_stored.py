@@ -16,6 +16,12 @@ FULL = (
     "try again later."
 )
 BUSY = "Your move was not stored: the database is busy. Try again in a moment."
+INJECTED = pytest.mark.parametrize(
+    ("sqlite_says", "told"),
+    [("database or disk is full", FULL), ("database is locked", BUSY)],
+)
+"""Each front end's test runs with these two errors injected: what SQLite says, what the
+player is told."""
 
 
 def failing(error: Exception) -> Callable[..., Awaitable[None]]:
