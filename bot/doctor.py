@@ -288,6 +288,18 @@ def _check_schema(version: int) -> Check:
     )
 
 
+def low_disk_note(path: Path) -> str:
+    """ "; only 10.0 MiB free in data: free some space first" when the disk holding the
+    database is nearly full (a full disk makes SQLite fail in many ways); else ""."""
+    folder = existing_folder(path)
+    if not folder.is_dir():
+        return ""
+    free = shutil.disk_usage(folder).free
+    if free >= LOW_DISK:
+        return ""
+    return f"; only {human_size(free)} free in {folder}: free some space first"
+
+
 def _check_disk(path: Path) -> Iterator[Check]:
     folder = existing_folder(path)
     if not folder.is_dir():

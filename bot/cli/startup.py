@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from bot.config import ConfigReport, Settings, read_config
-from bot.doctor import database_file_problem, database_location_problem
+from bot.doctor import database_file_problem, database_location_problem, low_disk_note
 from bot.logs import configure_logging
 from bot.storage.sqlite import SchemaTooNewError, SqliteRepository
 
@@ -58,16 +58,15 @@ def database_problem(path: Path) -> str | None:
     Checks the file (`PRAGMA quick_check`; an empty file is refused unless this start
     creates it), then opens it once (creating it and applying pending migrations), so
     that a damaged file, a schema newer than this code or an unwritable folder is
-    reported before the bot connects to Discord.
+    reported before the bot connects to Discord. A nearly full disk is named too.
     """
     problem = database_location_problem(path) or database_file_problem(path)
-    if problem is not None:
-        return problem
-    try:
-        asyncio.run(_open_and_close(path))
-    except (sqlite3.Error, SchemaTooNewError) as error:
-        return f"cannot use the database {path}: {error}"
-    return None
+    if problem is None:
+        try:
+            asyncio.run(_open_and_close(path))
+        except (sqlite3.Error, SchemaTooNewError) as error:
+            problem = f"cannot use the database {path}: {error}"
+    return None if problem is None else problem + low_disk_note(path)
 
 
 async def _open_and_close(path: Path) -> None:

@@ -12,9 +12,11 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
+from bot import doctor
 from bot.cli import main
 from bot.cli.startup import database_problem
 from tests.cli.test_operations_cli import one_line
@@ -134,3 +136,18 @@ def test_the_first_start_creates_the_database(tmp_path: Path) -> None:
     assert path.stat().st_size > 0
     assert database_problem(path) is None
     assert asyncio.run(consistent_moves(path)) == 0
+
+
+def test_a_nearly_full_disk_is_named_with_the_problem(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """On a full disk SQLite fails in many ways ("disk I/O error" when it cannot create
+    the -shm file, say), so whatever the problem, the line adds how much room is left."""
+    path = tmp_path / "t.sqlite3"
+    path.write_bytes(b"garbage " * 1000)
+    monkeypatch.setattr(doctor.shutil, "disk_usage", lambda folder: SimpleNamespace(free=0))
+    assert main(["console", "--database", str(path)]) == 1
+    assert one_line(capsys.readouterr()) == (
+        f"tabula: cannot use the database {path}: file is not a database; {RESTORE}; "
+        f"only 0 bytes free in {tmp_path}: free some space first"
+    )
