@@ -7,7 +7,7 @@ import enum
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,7 +15,15 @@ import asyncpg
 
 from bot.config import SETTINGS, ConfigReport
 from bot.logs import TOKEN_SHAPE
-from bot.storage.maintenance import MaintenanceError, inspect_database, latest_schema
+from bot.storage.maintenance import (
+    DatabaseInfo,
+    MaintenanceError,
+    NotADatabaseError,
+    companions,
+    inspect_database,
+    latest_schema,
+    quick_check,
+)
 from bot.storage.opening import display_location
 from bot.storage.postgres import migrations as postgres_migrations
 
@@ -24,6 +32,18 @@ LOW_DISK = 64 * 1024**2
 SMALL_DISK = 512 * 1024**2
 """Below this much free space: a warning."""
 ENV_NAMES = {entry.name: entry.env for entry in SETTINGS}
+RESTORE = "restore the latest backup with `tabula restore BACKUP` (it keeps this file aside)"
+"""What to do about a database that is damaged or not a database at all."""
+RESTORE_HINT = f"stop the bot and {RESTORE}; README, Backups"
+EMPTY_HINT = (
+    f"if your games were in this file, {RESTORE}; to start a new database instead, "
+    "delete the empty file"
+)
+ACCESS_HINT = (
+    "make the database, its -wal and -shm files and its folder writable for the bot's "
+    "user (on a read-only file system, mount it read-write); this is not damage, and "
+    "restoring a backup would not help"
+)
 
 
 class Status(enum.Enum):
@@ -80,6 +100,47 @@ def database_location_problem(path: Path) -> str | None:
     for file in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
         if file.exists() and not os.access(file, os.R_OK | os.W_OK):
             return f"cannot write the database file {file}: permission denied"
+    return None
+
+
+def database_file_problem(path: Path) -> str | None:
+    """Why the file at `path` must not be opened as the database, in one line; None if
+    it may be (or does not exist yet, and the bot will create it).
+
+    An empty file is refused, since SQLite would quietly start a new database in it; so
+    is a file that is not a database, or one `PRAGMA quick_check` finds damaged.
+    """
+    if not path.is_file():
+        return None
+    if path.stat().st_size == 0:
+        return (
+            f"cannot use the database {path}: it is an empty file (0 bytes), not a database "
+            f"the bot created; {EMPTY_HINT}"
+        )
+    try:
+        findings = quick_check(path)
+    except NotADatabaseError as error:
+        return f"cannot use the database {path}: {error.reason}; {RESTORE}"
+    except MaintenanceError as error:
+        return f"cannot use the database {path}: {error}"
+    if findings != ("ok",):
+        return (
+            f"cannot use the database {path}: it is damaged (PRAGMA quick_check: "
+            f"{findings[0]}); {RESTORE}, and see `tabula doctor` for the damage found"
+        )
+    return None
+
+
+def read_only_reason(path: Path) -> str | None:
+    """What keeps the database at `path` from being written, if the system says so."""
+    folder = path.parent
+    statvfs = getattr(os, "statvfs", None)  # not on Windows
+    if statvfs is not None and statvfs(folder).f_flag & os.ST_RDONLY:
+        return f"the file system holding {folder} is mounted read-only"
+    if not os.access(path, os.W_OK):
+        return "the file is read-only for this user"
+    if not os.access(folder, os.W_OK):
+        return f"its folder {folder} is read-only for this user (SQLite writes -wal and -shm there)"
     return None
 
 
@@ -145,13 +206,50 @@ def check_database(path: Path, *, quick: bool = False) -> Iterator[Check]:
         return
     if path.is_dir():
         return
+    if path.stat().st_size == 0:
+        detail = f"{path} is an empty file (0 bytes): the bot refuses to start on it"
+        yield Check("database", Status.PROBLEM, detail, EMPTY_HINT)
+        return
     check = "quick_check" if quick else "integrity_check"
     try:
         info = inspect_database(path, check=check)
+    except NotADatabaseError as error:
+        yield Check("database", Status.PROBLEM, str(error), RESTORE_HINT)
+        return
     except MaintenanceError as error:
-        yield Check("database", Status.PROBLEM, str(error), "restore a backup (README, Backups)")
+        read = yield from _check_without_writing(path, check, error)
+        if read is not None:
+            yield from _check_contents(read, check, journal=False)
         return
     yield Check("database", Status.OK, f"{path} ({human_size(info.size)})")
+    yield from _check_contents(info, check)
+
+
+def _check_without_writing(
+    path: Path, check: str, error: MaintenanceError
+) -> Generator[Check, None, DatabaseInfo | None]:
+    """SQLite could not open the database as the bot does: say why, and check what can
+    be read without writing anything. Returns what was read, or None."""
+    reason = read_only_reason(path) or f"SQLite cannot open it ({error.__cause__ or error})"
+    try:
+        info = inspect_database(path, check=check, read_only=True)
+    except NotADatabaseError as second:
+        yield Check("database", Status.PROBLEM, str(second), RESTORE_HINT)
+        return None
+    except MaintenanceError as second:
+        detail = f"{path} could not be checked: {reason}; read without writing: {second}"
+        yield Check("database", Status.PROBLEM, detail, ACCESS_HINT)
+        return None
+    wal = companions(path)[0]
+    unread = ", except its -wal file" if wal.is_file() and wal.stat().st_size else ""
+    detail = f"{path} cannot be written: {reason}; checked without writing{unread}"
+    yield Check("database", Status.PROBLEM, detail, ACCESS_HINT)
+    return info
+
+
+def _check_contents(info: DatabaseInfo, check: str, *, journal: bool = True) -> Iterator[Check]:
+    """Integrity, schema version and (unless read without writing, when SQLite does not
+    tell it) journal mode of a database that could be read."""
     if info.intact:
         yield Check("integrity", Status.OK, f"PRAGMA {check}: ok")
     else:
@@ -160,9 +258,11 @@ def check_database(path: Path, *, quick: bool = False) -> Iterator[Check]:
             "integrity",
             Status.PROBLEM,
             f"PRAGMA {check} found damage: {findings}",
-            "stop the bot and restore the latest backup (README, Backups)",
+            RESTORE_HINT,
         )
     yield _check_schema(info.schema_version)
+    if not journal:
+        return
     if info.journal_mode.lower() == "wal":
         yield Check("journal mode", Status.OK, "wal")
     else:
@@ -219,6 +319,18 @@ def _check_schema(version: int, latest: int | None = None) -> Check:
         f"schema version {version} is newer than this version of Tabula knows ({latest})",
         "upgrade Tabula to the version that wrote this database, or restore a backup",
     )
+
+
+def low_disk_note(path: Path) -> str:
+    """ "; only 10.0 MiB free in data: free some space first" when the disk holding the
+    database is nearly full (a full disk makes SQLite fail in many ways); else ""."""
+    folder = existing_folder(path)
+    if not folder.is_dir():
+        return ""
+    free = shutil.disk_usage(folder).free
+    if free >= LOW_DISK:
+        return ""
+    return f"; only {human_size(free)} free in {folder}: free some space first"
 
 
 def _check_disk(path: Path) -> Iterator[Check]:

@@ -6,6 +6,7 @@ import os
 import sqlite3
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -13,6 +14,7 @@ from bot import doctor
 from bot.cli import main
 from bot.config import read_config
 from bot.doctor import Check, Status, database_location_problem, format_report, run_checks
+from bot.storage import maintenance
 from bot.storage.maintenance import latest_schema
 from bot.storage.sqlite import SqliteRepository
 from tests.storage.test_maintenance import damage, database_with_moves
@@ -71,8 +73,11 @@ def test_a_file_that_is_not_a_database_is_a_problem(tmp_path: Path) -> None:
     path.write_bytes(b"not sqlite" * 500)
     check = checks_for(tmp_path, path)["database"]
     assert check.status is Status.PROBLEM
-    assert "is not a readable SQLite database" in check.detail
-    assert check.hint is not None and "restore a backup" in check.hint
+    assert check.detail == f"{path} is not a readable SQLite database: file is not a database"
+    assert check.hint == (
+        "stop the bot and restore the latest backup with `tabula restore BACKUP` "
+        "(it keeps this file aside); README, Backups"
+    )
 
 
 async def test_damaged_pages_are_an_integrity_problem(tmp_path: Path) -> None:
@@ -97,9 +102,11 @@ async def test_a_newer_schema_is_a_problem_an_older_one_a_warning(tmp_path: Path
         f"schema version {latest_schema() + 2} is newer than this version of Tabula knows "
         f"({latest_schema()})"
     )
-    empty = tmp_path / "empty.sqlite3"
-    sqlite3.connect(empty).close()
-    check = checks_for(tmp_path, empty)["migrations"]
+    unmigrated = tmp_path / "unmigrated.sqlite3"
+    connection = sqlite3.connect(unmigrated)
+    connection.execute("CREATE TABLE t (x)")
+    connection.close()
+    check = checks_for(tmp_path, unmigrated)["migrations"]
     assert check.status is Status.WARNING
     assert check.detail == f"schema version 0; {latest_schema()} migration(s) to apply"
 
@@ -254,3 +261,121 @@ async def test_the_command_exits_1_on_problems_and_0_without(
     out = capsys.readouterr().out
     assert "PRAGMA quick_check: ok" in out
     assert out.endswith("1 problem(s), 0 warning(s).\n")
+
+
+def test_an_empty_file_is_a_problem(tmp_path: Path) -> None:
+    """Zero bytes: the bot refuses to start on it, so the doctor says so (no restore by
+    reflex: deleting it is right when no games were there)."""
+    path = tmp_path / "t.sqlite3"
+    path.touch()
+    checks = checks_for(tmp_path, path)
+    assert checks["database"].status is Status.PROBLEM
+    assert checks["database"].detail == (
+        f"{path} is an empty file (0 bytes): the bot refuses to start on it"
+    )
+    assert checks["database"].hint == (
+        "if your games were in this file, restore the latest backup with `tabula restore "
+        "BACKUP` (it keeps this file aside); to start a new database instead, delete the "
+        "empty file"
+    )
+    assert "integrity" not in checks
+
+
+def refuse_writable_opens(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """SQLite as on a read-only file system: a WAL database cannot be opened for writing
+    (it fails with SQLite's own words there); reading the file as it is still works.
+    Returns the URIs opened."""
+    opened: list[str] = []
+    connect = sqlite3.connect
+
+    def connect_read_only(database: str, **kwargs: Any) -> sqlite3.Connection:
+        opened.append(database)
+        if "mode=rw" in database:
+            raise sqlite3.OperationalError("unable to open database file")
+        return connect(database, **kwargs)
+
+    monkeypatch.setattr(maintenance.sqlite3, "connect", connect_read_only)
+    return opened
+
+
+async def test_a_read_only_file_system_is_not_called_damage(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An intact database on a read-only mount: the doctor names the mount, checks the
+    file without writing, and does not send anyone to their backups."""
+    path = tmp_path / "t.sqlite3"
+    await database_with_moves(path)
+    opened = refuse_writable_opens(monkeypatch)
+    statvfs = os.statvfs
+
+    def mounted_read_only(folder: Path) -> os.statvfs_result:
+        values = list(statvfs(folder))
+        values[8] |= os.ST_RDONLY  # f_flag
+        return os.statvfs_result(values)
+
+    monkeypatch.setattr(os, "statvfs", mounted_read_only)
+    checks = checks_for(tmp_path, path)
+    database = checks["database"]
+    assert database.status is Status.PROBLEM
+    assert database.detail == (
+        f"{path} cannot be written: the file system holding {tmp_path} is mounted "
+        "read-only; checked without writing"
+    )
+    assert database.hint == (
+        "make the database, its -wal and -shm files and its folder writable for the bot's "
+        "user (on a read-only file system, mount it read-write); this is not damage, and "
+        "restoring a backup would not help"
+    )
+    assert statuses(checks)["integrity"] == "ok"
+    assert checks["migrations"].detail == f"schema version {latest_schema()}, the latest"
+    assert "journal mode" not in checks  # SQLite does not tell it without writing
+    assert [uri.rsplit("?", 1)[1] for uri in opened] == ["mode=rw", "mode=ro&immutable=1"]
+
+
+async def test_an_unopenable_database_says_what_sqlite_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When nothing on the system looks read-only, SQLite's own reason is shown."""
+    path = tmp_path / "t.sqlite3"
+    await database_with_moves(path)
+    refuse_writable_opens(monkeypatch)
+    checks = checks_for(tmp_path, path)
+    assert checks["database"].detail == (
+        f"{path} cannot be written: SQLite cannot open it (unable to open database file); "
+        "checked without writing"
+    )
+    assert statuses(checks)["integrity"] == "ok"
+
+
+def test_garbage_on_a_read_only_file_system_is_still_garbage(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Read without writing, a file that is not a database is recognised as such."""
+    path = tmp_path / "t.sqlite3"
+    path.write_bytes(b"not sqlite" * 500)
+    refuse_writable_opens(monkeypatch)
+    check = checks_for(tmp_path, path)["database"]
+    assert check.detail == f"{path} is not a readable SQLite database: file is not a database"
+    assert check.hint is not None and "tabula restore BACKUP" in check.hint
+
+
+@pytest.mark.skipif(
+    hasattr(os, "getuid") and os.getuid() == 0,
+    reason="permission bits do not stop root; the read-only tests above simulate it",
+)
+async def test_a_read_only_folder_holding_an_intact_database(tmp_path: Path) -> None:
+    """For real, as an ordinary user: SQLite cannot create the -shm file in the folder."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    path = folder / "t.sqlite3"
+    await database_with_moves(path)
+    folder.chmod(0o555)
+    try:
+        checks = checks_for(tmp_path, path)
+    finally:
+        folder.chmod(0o755)
+    assert checks["database"].detail == (
+        f"{path} cannot be written: its folder {folder} is read-only for this user (SQLite "
+        "writes -wal and -shm there); checked without writing"
+    )
+    assert statuses(checks)["integrity"] == "ok"

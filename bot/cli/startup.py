@@ -11,7 +11,7 @@ from pathlib import Path
 import asyncpg
 
 from bot.config import ConfigReport, Settings, read_config
-from bot.doctor import database_location_problem
+from bot.doctor import database_file_problem, database_location_problem, low_disk_note
 from bot.logs import configure_logging
 from bot.storage.opening import (
     DatabaseLocation,
@@ -74,19 +74,25 @@ def start(args: argparse.Namespace) -> Settings | None:
 def database_problem(location: DatabaseLocation) -> str | None:
     """Why the database at `location` cannot be used, in one line; None if it can.
 
-    Opens it once (creating it and applying pending migrations), so that a damaged file,
-    an unreachable server, a schema newer than this code or an unwritable folder is
-    reported before the bot connects to Discord.
+    A file is checked first (`PRAGMA quick_check`; an empty file is refused unless this
+    start creates it); then the database is opened once (creating it and applying pending
+    migrations), so that a damaged file, an unreachable server, a schema newer than this
+    code or an unwritable folder is reported before the bot connects to Discord. A nearly
+    full disk is named too.
     """
-    if isinstance(location, Path):
-        problem = database_location_problem(location)
-        if problem is not None:
-            return problem
-    try:
-        asyncio.run(_open_and_close(location))
-    except (sqlite3.Error, SchemaTooNewError, OSError, asyncpg.PostgresError) as error:
-        return f"cannot use the database {display_location(location)}: {error}"
-    return None
+    if not isinstance(location, Path):
+        try:
+            asyncio.run(_open_and_close(location))
+        except (SchemaTooNewError, OSError, asyncpg.PostgresError) as error:
+            return f"cannot use the database {display_location(location)}: {error}"
+        return None
+    problem = database_location_problem(location) or database_file_problem(location)
+    if problem is None:
+        try:
+            asyncio.run(_open_and_close(location))
+        except (sqlite3.Error, SchemaTooNewError) as error:
+            problem = f"cannot use the database {location}: {error}"
+    return None if problem is None else problem + low_disk_note(location)
 
 
 async def _open_and_close(location: DatabaseLocation) -> None:

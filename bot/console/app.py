@@ -50,7 +50,7 @@ from bot.services.clock import Clock, ManualClock
 from bot.services.computer_runner import TurnRunner
 from bot.services.container import Services
 from bot.services.durations import format_duration, parse_duration
-from bot.services.errors import ServiceError
+from bot.services.errors import ServiceError, storage_failure_message
 from bot.services.notifications import parse_switch
 from bot.services.players import Player
 from bot.services.results import DrawStatus, GameView, MoveResult, UndoResult, UndoStatus
@@ -332,9 +332,10 @@ class ConsoleApp:
             await handler(user, args)
         except (ServiceError, GameError) as exc:
             self.private(user, str(exc))
-        except Exception:
+        except Exception as exc:
             log.exception("console command %r failed", text)
-            self.private(user, "Sorry, something went wrong; the error was logged.")
+            apology = "Sorry, something went wrong; the error was logged."
+            self.private(user, storage_failure_message(exc) or apology)
         # Let the computer answer and tournaments move on before the next line, so a
         # session reads in order.
         await self.computer.idle()

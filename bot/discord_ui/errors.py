@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 import discord
 from discord import app_commands
 
-from bot.services.errors import ServiceError
+from bot.services.errors import ServiceError, storage_failure_message
 from bot.services.gate import Gate
 from bot.services.settings import ChannelNotAllowedError
 from rules import GameError
@@ -52,7 +52,8 @@ async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:
 
 
 async def report(interaction: discord.Interaction, error: BaseException) -> None:
-    """Answer a failed interaction: the refusal's message, or an apology after logging."""
+    """Answer a failed interaction: the refusal's message; after logging an unexpected
+    error, what was not stored and why when the database failed, else an apology."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
     message = user_message(error)
@@ -68,7 +69,7 @@ async def report(interaction: discord.Interaction, error: BaseException) -> None
             interaction.user.id,
             exc_info=error,
         )
-        message = APOLOGY
+        message = storage_failure_message(error) or APOLOGY
     await send_ephemeral(interaction, message)
 
 

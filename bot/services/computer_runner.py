@@ -9,7 +9,12 @@ tests. A request carries the encoded state, so workers need nothing but the engi
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import multiprocessing
+import os
+import signal
+import sys
+import threading
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 
@@ -54,6 +59,51 @@ def estimate(request: TurnRequest) -> float:
     return 0.5 if decision.value is None else decision.value
 
 
+PR_SET_PDEATHSIG = 1
+"""Linux `prctl` option: the signal a process gets when its parent dies."""
+
+
+def die_with_parent(parent_pid: int) -> None:
+    """Make this worker process end when the process that started it ends (`kill -9`
+    included); a worker's initializer.
+
+    Without this a worker whose bot was killed waits for work for ever. On Linux the
+    kernel sends SIGKILL at the parent's death; everywhere, a thread also waits for the
+    parent to go and then ends the process.
+    """
+    if sys.platform.startswith("linux"):
+        kill_on_parent_death()
+    if os.getppid() != parent_pid:  # the parent died before we got here
+        os._exit(1)
+    watch_parent()
+
+
+def kill_on_parent_death() -> None:
+    """Ask Linux to SIGKILL this process when its parent dies (`prctl(PR_SET_PDEATHSIG)`).
+
+    "Parent" is the thread that started the process: the pool must be started from one
+    that lives as long as the bot (the event loop's thread).
+    """
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass  # not glibc-like: watch_parent still covers it
+
+
+def watch_parent() -> None:
+    """End this process once its multiprocessing parent is gone (a daemon thread)."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def wait_then_exit() -> None:
+        parent.join()  # returns when the parent's end of the sentinel pipe closes
+        os._exit(1)
+
+    threading.Thread(target=wait_then_exit, name="watch-parent", daemon=True).start()
+
+
 class TurnRunner:
     """Computes the computer's turns in an executor, so that the event loop never blocks."""
 
@@ -73,7 +123,12 @@ class TurnRunner:
             # Workers are spawned, not forked: the bot's process runs threads (the
             # database's, the event loop's helpers) that a fork would copy mid-flight.
             context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(max_workers=self._workers, mp_context=context)
+            self._executor = ProcessPoolExecutor(
+                max_workers=self._workers,
+                mp_context=context,
+                initializer=die_with_parent,
+                initargs=(os.getpid(),),
+            )
             self._owned = True
         return self._executor
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from bot.storage.failures import Failure, classify
+
 
 class ServiceError(Exception):
     """A request the services refuse, with a message for the person who made it."""
@@ -34,3 +36,51 @@ class InvalidInputError(ServiceError):
 
 class ConflictError(ServiceError):
     """Another action on the same game got there first."""
+
+
+_FAILURE_WORDS = {
+    Failure.FULL: (
+        "the bot's disk is full",
+        "Please tell the server's moderators; try again later.",
+    ),
+    Failure.BUSY: ("the database is busy", "Try again in a moment."),
+    Failure.READ_ONLY: (
+        "the bot's database cannot be written (it is read-only)",
+        "Please tell the server's moderators.",
+    ),
+    Failure.DAMAGED: ("the bot's database is damaged", "Please tell the server's moderators."),
+    Failure.DISK: (
+        "the bot's disk failed to read or write",
+        "Please tell the server's moderators; try again later.",
+    ),
+    Failure.UNREACHABLE: (
+        "the bot could not reach its database",
+        "Try again in a moment; if it goes on, please tell the server's moderators.",
+    ),
+}
+"""Why the database failed and what the player can do, in words a player understands."""
+
+
+class NotStoredError(Exception):
+    """The database failed to store a player's action (disk full, busy, read-only, ...).
+
+    Not a `ServiceError`: front ends log it as an error, with its traceback, then show
+    its message.
+    """
+
+    def __init__(self, action: str, failure: Failure) -> None:
+        reason, advice = _FAILURE_WORDS[failure]
+        super().__init__(f"Your {action} was not stored: {reason}. {advice}")
+        self.failure = failure
+
+
+def storage_failure_message(error: BaseException) -> str | None:
+    """What to tell the player whose request failed with `error`, when the database
+    failed; None for any other error."""
+    if isinstance(error, NotStoredError):
+        return str(error)
+    failure = classify(error)
+    if failure is None:
+        return None
+    reason, advice = _FAILURE_WORDS[failure]
+    return f"That could not be stored: {reason}. {advice}"

@@ -21,6 +21,7 @@ from bot.services.errors import (
     InvalidStateError,
     NotAllowedError,
     NotFoundError,
+    NotStoredError,
     NotYourTurnError,
     ServiceError,
 )
@@ -36,6 +37,7 @@ from bot.services.results import (
     UndoStatus,
 )
 from bot.services.suggest import MoveIndex
+from bot.storage.failures import classify
 from bot.storage.repository import (
     GameRecord,
     GameStatus,
@@ -377,7 +379,13 @@ class GameService:
                 draw_offer=None,
             )
         snapshot = Snapshot(ply, after.encode()) if ply % self._snapshot_every == 0 else None
-        stored = await self._repository.record_move(logged, updated, snapshot)
+        try:
+            stored = await self._repository.record_move(logged, updated, snapshot)
+        except Exception as error:
+            failure = classify(error)
+            if failure is None:
+                raise
+            raise NotStoredError("move", failure) from error
         recent = (*loaded.recent, logged)[-RECENT_MOVES:]
         self._remember(record.id, _Loaded(stored.version, ply, after, recent))
         return MoveResult(

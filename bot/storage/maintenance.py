@@ -17,11 +17,21 @@ from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote
 
+from bot.storage.failures import Failure, classify
 from bot.storage.sqlite import migrations
 
 
 class MaintenanceError(Exception):
     """A database that cannot be inspected or backed up; the message says why in one line."""
+
+
+class NotADatabaseError(MaintenanceError):
+    """The file is not an SQLite database, or SQLite found it damaged while reading it."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{path} is not a readable SQLite database: {reason}")
+        self.reason = reason
+        """SQLite's words, e.g. "file is not a database"."""
 
 
 def latest_schema() -> int:
@@ -61,12 +71,18 @@ def database_size(path: Path) -> int:
 
 
 @contextlib.contextmanager
-def _connect(path: Path) -> Iterator[sqlite3.Connection]:
-    """An existing database, opened without creating it."""
+def _connect(path: Path, *, read_only: bool = False) -> Iterator[sqlite3.Connection]:
+    """An existing database, opened without creating it.
+
+    `read_only` reads the file as it is, writing nothing, not even the `-shm` index a WAL
+    database needs: it opens where the file or its folder cannot be written, but does not
+    see what the `-wal` file holds, and is only safe while nobody writes the database.
+    """
     if not path.is_file():
         raise MaintenanceError(f"no database at {path}")
+    mode = "mode=ro&immutable=1" if read_only else "mode=rw"
     try:
-        connection = sqlite3.connect(f"file:{quote(str(path))}?mode=rw", uri=True, timeout=10)
+        connection = sqlite3.connect(f"file:{quote(str(path))}?{mode}", uri=True, timeout=10)
     except sqlite3.Error as error:
         raise MaintenanceError(f"cannot open {path}: {error}") from error
     try:
@@ -83,11 +99,7 @@ def _inspect(connection: sqlite3.Connection, path: Path, check: str | None) -> D
     """
     version = int(connection.execute("PRAGMA user_version").fetchone()[0])
     journal = str(connection.execute("PRAGMA journal_mode").fetchone()[0])
-    findings: tuple[str, ...] = ()
-    if check is not None:
-        rows = connection.execute(f"PRAGMA {check}(20)").fetchall()
-        lines = [line for row in rows for line in str(row[0]).splitlines()]
-        findings = tuple(line for line in lines if not line.startswith("*** in database"))[:20]
+    findings = () if check is None else _findings(connection, check)
     tables: dict[str, int] = {}
     if check is None or findings == ("ok",):
         names = [
@@ -102,17 +114,48 @@ def _inspect(connection: sqlite3.Connection, path: Path, check: str | None) -> D
     return DatabaseInfo(path, database_size(path), version, journal, findings, tables)
 
 
-def inspect_database(path: Path, *, check: str | None = "integrity_check") -> DatabaseInfo:
+def _findings(connection: sqlite3.Connection, check: str) -> tuple[str, ...]:
+    """What `PRAGMA integrity_check` or `quick_check` reports (at most 20 lines)."""
+    rows = connection.execute(f"PRAGMA {check}(20)").fetchall()
+    lines = [line for row in rows for line in str(row[0]).splitlines()]
+    return tuple(line for line in lines if not line.startswith("*** in database"))[:20]
+
+
+def _reading_error(path: Path, error: sqlite3.Error) -> MaintenanceError:
+    """A damaged file (`NotADatabaseError`), or one SQLite could not open or read."""
+    if classify(error) is Failure.DAMAGED:
+        return NotADatabaseError(path, str(error))
+    return MaintenanceError(f"SQLite could not read {path}: {error}")
+
+
+def inspect_database(
+    path: Path, *, check: str | None = "integrity_check", read_only: bool = False
+) -> DatabaseInfo:
     """Look at an existing database without changing it.
 
     `check` is `integrity_check` (reads every page), `quick_check` (faster, skips index
-    contents) or None. Raises `MaintenanceError` if the file is missing or not a database.
+    contents) or None; `read_only` as for `_connect`. Raises `NotADatabaseError` if the
+    file is not a database (or too damaged to read), `MaintenanceError` if it is missing
+    or SQLite cannot open it (a permission or a read-only file system, say).
     """
-    with _connect(path) as connection:
+    with _connect(path, read_only=read_only) as connection:
         try:
             return _inspect(connection, path, check)
         except sqlite3.DatabaseError as error:
-            raise MaintenanceError(f"{path} is not a readable SQLite database: {error}") from error
+            raise _reading_error(path, error) from error
+
+
+def quick_check(path: Path) -> tuple[str, ...]:
+    """`PRAGMA quick_check` on an existing database: `("ok",)` or what it found.
+
+    Reads every page of the file but not the contents of indexes: a few milliseconds per
+    10,000 moves. Raises like `inspect_database`.
+    """
+    with _connect(path) as connection:
+        try:
+            return _findings(connection, "quick_check")
+        except sqlite3.DatabaseError as error:
+            raise _reading_error(path, error) from error
 
 
 def timestamp(now: datetime | None = None) -> str:

@@ -18,7 +18,6 @@ import aiosqlite
 
 from bot.storage.database import (
     Connection,
-    DatabaseBusyError,
     Dialect,
     Params,
     Row,
@@ -60,10 +59,20 @@ def check_numbering(numbers: list[int]) -> None:
         )
 
 
-async def _connect(path: Path | str) -> aiosqlite.Connection:
+async def _connect(path: Path | str, *pragmas: str) -> aiosqlite.Connection:
+    """A connection with `pragmas` set; closed again if any of them fails.
+
+    aiosqlite runs each connection in its own non-daemon thread: a connection left open
+    after a failure would keep the process from ever exiting.
+    """
     connection = await aiosqlite.connect(str(path), isolation_level=None)
-    connection.row_factory = sqlite3.Row
-    await connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    try:
+        connection.row_factory = sqlite3.Row
+        for pragma in (f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}", *pragmas):
+            await connection.execute(pragma)
+    except BaseException:
+        await connection.close()
+        raise
     return connection
 
 
@@ -78,8 +87,6 @@ def _translated(error: sqlite3.Error) -> Exception:
     if isinstance(error, sqlite3.IntegrityError) and text.startswith("UNIQUE constraint failed:"):
         table = text.split(":", 1)[1].strip().split(".", 1)[0]
         return UniqueViolation(table, text)
-    if isinstance(error, sqlite3.OperationalError) and "database is locked" in text:
-        return DatabaseBusyError(text)
     return error
 
 
@@ -281,17 +288,18 @@ class SqliteRepository(SqlRepository):
         in_memory = str(path) == MEMORY
         if not in_memory:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        connection = await _connect(path)
+        connection = await _connect(
+            path,
+            "PRAGMA journal_mode = WAL",
+            f"PRAGMA synchronous = {synchronous.upper()}",
+            "PRAGMA foreign_keys = ON",
+        )
         repository = cls(SqliteDatabase(connection))
         try:
-            await connection.execute("PRAGMA journal_mode = WAL")
-            await connection.execute(f"PRAGMA synchronous = {synchronous.upper()}")
-            await connection.execute("PRAGMA foreign_keys = ON")
             await repository.migrate()
             if not in_memory:
-                reader = await _connect(path)
+                reader = await _connect(path, "PRAGMA query_only = ON")
                 repository._sqlite.attach_reader(reader)
-                await reader.execute("PRAGMA query_only = ON")
         except BaseException:
             await repository.close()
             raise

@@ -71,7 +71,8 @@ def test_console_refuses_a_damaged_file_in_one_line(
     path.write_bytes(b"garbage" * 1000)
     assert main(["console", "--database", str(path)]) == 1
     assert one_line(capsys.readouterr()) == (
-        f"tabula: cannot use the database {path}: file is not a database"
+        f"tabula: cannot use the database {path}: file is not a database; restore the "
+        "latest backup with `tabula restore BACKUP` (it keeps this file aside)"
     )
 
 

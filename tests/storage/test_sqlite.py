@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+import threading
 from datetime import UTC, datetime
 from pathlib import Path
+
+import pytest
 
 from bot.storage.repository import NewGame
 from bot.storage.sqlite import MEMORY, SqliteRepository, migrations
@@ -32,6 +36,26 @@ async def test_migrations_from_empty_and_idempotent(tmp_path: Path) -> None:
         mode = db.execute("PRAGMA journal_mode").fetchone()[0]
     assert {"games", "moves", "challenges", "guild_settings", "user_settings"} <= tables
     assert mode == "wal"
+
+
+def connection_threads() -> set[threading.Thread]:
+    """The threads that keep a process alive at exit (aiosqlite runs one per connection)."""
+    return {thread for thread in threading.enumerate() if not thread.daemon}
+
+
+async def test_a_failed_open_leaves_no_connection_behind(tmp_path: Path) -> None:
+    """A file that is not a database fails at the first pragma; the connection is closed
+    all the same, or its thread would keep `tabula run` from ever exiting."""
+    path = tmp_path / "t.sqlite3"
+    path.write_bytes(b"garbage " * 1000)
+    before = connection_threads()
+    with pytest.raises(sqlite3.DatabaseError, match="file is not a database"):
+        await SqliteRepository.open(path)
+    for _ in range(100):  # a closed connection's thread ends just after close() returns
+        if connection_threads() == before:
+            break
+        await asyncio.sleep(0.01)
+    assert connection_threads() == before
 
 
 def test_migration_files_are_numbered_without_gaps() -> None:
