@@ -21,8 +21,11 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.discord_ui.buttons import DYNAMIC_ITEMS, answer_removed_button
+from bot.discord_ui.context import DiscordContext
+from bot.discord_ui.delivery import DiscordNotifier
 from bot.discord_ui.errors import report, send_ephemeral
-from bot.discord_ui.flows import Flows
+from bot.discord_ui.flows import Flows, arrived
+from bot.discord_ui.payloads import Payloads
 from bot.discord_ui.tournaments import TOURNAMENT_ITEMS
 from bot.exts import walk_extensions
 from bot.services.clock import Clock, SystemClock
@@ -42,6 +45,7 @@ class TabulaTree(app_commands.CommandTree["TabulaBot"]):
 
     async def interaction_check(self, interaction: discord.Interaction[TabulaBot], /) -> bool:
         """Count the command as work in progress, or refuse it once the bot is stopping."""
+        arrived(interaction)
         gate = interaction.client.gate
         if gate is None:
             return True
@@ -90,10 +94,15 @@ class TabulaBot(commands.Bot):
         self.clock: Clock = clock or SystemClock()
         self.tick_seconds = settings.scheduler_interval if tick_seconds is None else tick_seconds
         self.commands_only = commands_only
-        self.flows = Flows(self)
+        self.context = DiscordContext(self)
+        payloads = Payloads(lambda: self.context.services)
+        self.notifier = DiscordNotifier(self.context, payloads)
+        """Delivers the outbox's announcements (the services' notifier)."""
+        self.flows = Flows(self.context, payloads)
         self._repository: SqlRepository | None = None
         self._services: Services | None = None
         self._scheduler: asyncio.Task[None] | None = None
+        self._dispatching: asyncio.Task[None] | None = None
         self._resuming: asyncio.Task[None] | None = None
         self._shutdown: asyncio.Task[None] | None = None
 
@@ -118,14 +127,14 @@ class TabulaBot(commands.Bot):
             self._services = Services.build(
                 self._repository,
                 self.clock,
-                self.flows,
+                self.notifier,
                 tick_seconds=self.tick_seconds,
                 runner=TurnRunner(workers=self.settings.ai_workers),
                 ai_seconds=self.settings.ai_seconds,
                 computer_name=self.user.display_name if self.user is not None else COMPUTER_NAME,
                 vacation_allowance=timedelta(days=self.settings.vacation_days),
             )
-            self.flows.attach(self._services)
+            self.context.attach(self._services)
         for extension in walk_extensions():
             await self.load_extension(extension)
         if self.commands_only:
@@ -135,6 +144,15 @@ class TabulaBot(commands.Bot):
             self.services.scheduler.run_forever(), name="tabula-scheduler"
         )
         self._resuming = asyncio.create_task(self._resume_computer(), name="tabula-resume")
+        self._dispatching = asyncio.create_task(self._dispatch(), name="tabula-dispatcher")
+
+    async def _dispatch(self) -> None:
+        """Once connected (the server caches tell which channels hold threads): deliver
+        what the outbox holds, starting with what the previous run left."""
+        await self.wait_until_ready()
+        dispatcher = self.services.dispatcher
+        await dispatcher.resume()
+        await dispatcher.run_forever()
 
     async def _resume_computer(self) -> None:
         """Once connected, the computer moves in the games where it was to move."""
@@ -226,11 +244,27 @@ class TabulaBot(commands.Bot):
                 log.warning("tournament work did not finish within %gs; cancelling it", timeout)
             await self._services.computer.close()
             await self._services.background.close()
+            await self._stop_dispatching(left())
         await super().close()
         if self._repository is not None:
             await self._repository.close()
             self._repository = None
             log.info("database closed")
+
+    async def _stop_dispatching(self, timeout: float) -> None:
+        """Let the deliveries in progress finish (what is left stays pending for the next
+        start), then stop the dispatcher."""
+        task = self._dispatching
+        if task is None or task.done():
+            return
+        self.services.dispatcher.stop()
+        try:
+            await asyncio.wait_for(asyncio.shield(task), timeout)
+        except TimeoutError:
+            log.warning("announcements still being delivered after %gs; stopping", timeout)
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
 
 
 def bot_of(interaction: discord.Interaction) -> TabulaBot:

@@ -10,8 +10,9 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Protocol
 
+from bot.services.announcements import MoveNotice
 from bot.services.durations import parse_time_control
-from bot.services.results import GameView, MoveResult
+from bot.services.results import GameView
 from bot.storage.repository import ChallengeRecord, ChallengeStatus, GameRecord, GameStatus
 from rules import AnyGame, GameError, OptionValue, get_game, list_games
 
@@ -147,8 +148,8 @@ def header(view: GameView) -> str:
     return f"**{title}** #{record.id} · {record.names[0]} vs {record.names[1]}"
 
 
-def move_caption(result: MoveResult, style: Style) -> str:
-    """The message under a board after a move (or a completed multi-move turn)."""
+def move_caption(result: MoveNotice, style: Style) -> str:
+    """The message under a board after a completed turn (one move, or several)."""
     view = result.view
     mover = view.name(result.move.seat)
     moves = result.turn_notation if result.turn_complete else result.move.notation

@@ -12,39 +12,23 @@ import asyncio
 import logging
 import re
 import shlex
-from collections.abc import Awaitable, Callable, Sequence
-from datetime import datetime, timedelta
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
 from pathlib import Path
 from typing import TextIO
 
 from bot.ai import DEFAULT_SECONDS
-from bot.boards import render_board
 from bot.clock_texts import (
-    board_clocks,
-    clock_line,
     dashboard_text,
-    digest_text,
-    reminder_text,
     settings_text,
-    timeout_dm_text,
-    timeout_text,
-    turn_text,
     vacation_change_text,
-    vacation_dm,
-    vacation_post,
     vacation_status_text,
 )
 from bot.console.competition import CompetitionCommands
+from bot.console.delivery import ConsoleNotifier
 from bot.console.help import console_help
 from bot.console.options import read_settings, split_option, unnamed
-from bot.console.users import ConsoleUsers
-from bot.services.alerts import (
-    DigestNotice,
-    ReminderNotice,
-    TimeoutNotice,
-    TurnNotice,
-    VacationNotice,
-)
+from bot.console.output import ConsoleOutput
 from bot.services.background import Background
 from bot.services.clock import Clock, ManualClock
 from bot.services.computer_runner import TurnRunner
@@ -53,19 +37,14 @@ from bot.services.durations import format_duration, parse_duration
 from bot.services.errors import ServiceError, storage_failure_message
 from bot.services.notifications import parse_switch
 from bot.services.players import Player
-from bot.services.results import DrawStatus, GameView, MoveResult, UndoResult, UndoStatus
-from bot.services.tournament_views import TournamentView
+from bot.services.results import GameView, UndoResult, UndoStatus
 from bot.services.vacations import DEFAULT_ALLOWANCE
-from bot.storage.competition import PairingRecord
-from bot.storage.repository import ChallengeRecord, GameRecord, Repository
+from bot.storage.repository import ChallengeRecord, Repository
 from bot.texts import (
     board_caption,
     challenge_text,
     closed_reason,
-    end_caption,
-    move_caption,
     rules_text,
-    start_caption,
 )
 from rules import GameError, get_game, list_games
 
@@ -93,37 +72,6 @@ _CONFIG_KEYS = {
 Handler = Callable[[Player, list[str]], Awaitable[None]]
 
 
-class ConsoleStyle:
-    """Mentions as @name, times relative to the clock, games by number."""
-
-    def __init__(self, clock: Clock) -> None:
-        self._clock = clock
-
-    def mention(self, user_id: int | None, name: str) -> str:
-        """`@name`."""
-        return f"@{name}"
-
-    def when(self, moment: datetime) -> str:
-        """ "in 59 min" (or "now")."""
-        seconds = int((moment - self._clock.now()).total_seconds())
-        if seconds <= 0:
-            return "now"
-        if seconds < 3600:
-            return f"in {(seconds + 59) // 60} min"
-        if seconds < 86400 * 2:
-            return f"in {seconds // 3600} h {seconds % 3600 // 60} min"
-        return f"in {seconds // 86400} days"
-
-    def game_link(self, record: GameRecord) -> str:
-        """`/board #12`."""
-        return f"/board #{record.id}"
-
-
-def plain(text: str) -> str:
-    """Text without Discord's bold markers."""
-    return text.replace("**", "")
-
-
 class ConsoleApp:
     """Runs console commands against the services and prints the replies."""
 
@@ -138,25 +86,29 @@ class ConsoleApp:
         ai_seconds: float = DEFAULT_SECONDS,
         vacation_allowance: timedelta = DEFAULT_ALLOWANCE,
     ) -> None:
+        self.output = ConsoleOutput(out, clock, image_dir)
         self.out = out
         self.image_dir = image_dir
-        self.users = ConsoleUsers()
+        self.users = self.output.users
         self.clock = clock
-        self.style = ConsoleStyle(clock)
-        # Tournament rounds are paired after the command that finished a round has
-        # printed its result, so the transcript reads in order.
+        self.style = self.output.style
+        # What the services announce is printed after each command, in the order it was
+        # stored (tournament rounds are paired after the command that finished a round),
+        # so the transcript reads in order.
         self.services = Services.build(
             repository,
             clock,
-            self,
+            ConsoleNotifier(self.output),
             runner=runner,
             ai_seconds=ai_seconds,
             background=Background(deferred=True),
             vacation_allowance=vacation_allowance,
+            concurrency=1,
         )
+        self.output.attach(self.services)
         self.computer = self.services.computer
         """Plays the computer's seats; @tabula (its name) is the computer as an opponent."""
-        self.competition = CompetitionCommands(self, CONSOLE_GUILD, CONSOLE_CHANNEL)
+        self.competition = CompetitionCommands(self.output, CONSOLE_GUILD, CONSOLE_CHANNEL)
         self.current: Player | None = None
         self._handlers: dict[str, Handler] = {
             "play": self.play,
@@ -186,112 +138,22 @@ class ConsoleApp:
 
     def say(self, text: str) -> None:
         """Print a public reply."""
-        print(plain(text), file=self.out)
+        self.output.say(text)
 
     def private(self, user: Player, text: str) -> None:
         """Print a reply only `user` would see in Discord."""
-        for line in plain(text).splitlines():
-            print(f"(to {user.name}) {line}", file=self.out)
-
-    def direct(self, user_id: int, fallback: str, text: str) -> None:
-        """Print a direct message to a user."""
-        name = self.users.name(user_id, fallback)
-        for line in plain(text).splitlines():
-            print(f"(DM to {name}) {line}", file=self.out)
+        self.output.private(user, text)
 
     async def show_board(self, view: GameView, caption: str, *, to: Player | None = None) -> None:
-        """Print a caption (with the clock line) and the board; write the picture when an
-        image folder is set."""
-        status = await self.services.clocks.status(view.record)
-        line = clock_line(view, status, self.style)
-        if line is not None:
-            caption = f"{caption}\n{line}"
-        clocks = board_clocks(status, view.record)
-        image = await asyncio.to_thread(render_board, view, clocks=clocks)
-        if to is None:
-            self.say(caption)
-            print(image.diagram, file=self.out)
-        else:
-            self.private(to, caption)
-            self.private(to, image.diagram)
-        if image.png is not None and self.image_dir is not None:
-            self.image_dir.mkdir(parents=True, exist_ok=True)
-            path = self.image_dir / image.filename
-            await asyncio.to_thread(path.write_bytes, image.png)
-            print(f"[picture: {path}]", file=self.out)
+        """Print a caption and the board (privately with `to`)."""
+        await self.output.show_board(view, caption, to=to)
 
-    # --- the Notifier port ---
-
-    async def challenge_expired(self, challenge: ChallengeRecord) -> None:
-        """Announce an expired challenge."""
-        self.say(challenge_text(challenge, self.style))
-
-    async def move_played(self, result: MoveResult) -> None:
-        """Show a move no command answered (a computer's move); a turn of several moves
-        is shown once, when it is complete."""
-        if result.turn_complete:
-            await self.show_board(result.view, move_caption(result, self.style))
-
-    async def game_finished(self, view: GameView) -> None:
-        """Announce a game that ended without a move or command."""
-        await self.show_board(view, end_caption(view, self.style))
-
-    async def turn_waiting(self, notice: TurnNotice) -> None:
-        """A direct message: it is the user's turn."""
-        record = notice.view.record
-        self.direct(notice.user_id, _name_in(record, notice.user_id), turn_text(notice, self.style))
-
-    async def reminder(self, notice: ReminderNotice) -> None:
-        """A reminder, by direct message or in the game's channel."""
-        text = reminder_text(notice, self.style)
-        if notice.by_dm:
-            self.direct(notice.user_id, notice.record.names[notice.seat], text)
-        else:
-            self.say(text)
-
-    async def timed_out(self, notice: TimeoutNotice) -> None:
-        """A loss on time: the board with the result, and direct messages."""
-        await self.show_board(notice.view, timeout_text(notice, self.style))
-        record = notice.view.record
-        for user in notice.dm_user_ids:
-            self.direct(user, _name_in(record, user), timeout_dm_text(notice, user, self.style))
-
-    async def digest(self, notice: DigestNotice) -> None:
-        """The digest, as a direct message."""
-        name = _name_in(notice.games[0].record, notice.user_id)
-        self.direct(notice.user_id, name, digest_text(notice, self.style))
-
-    async def vacation_changed(self, notice: VacationNotice) -> None:
-        """Tell each game that a player is away or back (and them, when it ended by itself)."""
-        for record in notice.games:
-            self.say(f"[game #{record.id}] {vacation_post(notice, record, self.style)}")
-        if notice.dm:
-            name = self.users.name(notice.user_id, "player")
-            self.direct(notice.user_id, name, vacation_dm(notice, self.style))
-
-    async def tournament_round_started(self, tournament: TournamentView, number: int) -> None:
-        """Print a new round's pairings."""
-        await self.competition.round_started(tournament, number)
-
-    async def tournament_game_started(
-        self, tournament: TournamentView, pairing: PairingRecord, game: GameView
-    ) -> None:
-        """Show a tournament game's first board."""
-        await self.competition.game_started(tournament, pairing, game)
-
-    async def tournament_games_aborted(
-        self, tournament: TournamentView, games: Sequence[GameView]
-    ) -> None:
-        """Say which tournament games were aborted."""
-        await self.competition.games_aborted(tournament, games)
-
-    async def tournament_finished(self, tournament: TournamentView) -> None:
-        """Print the final standings."""
-        await self.competition.finished(tournament)
-
-    async def tournament_cancelled(self, tournament: TournamentView, reason: str) -> None:
-        """Say that a tournament was cancelled."""
-        await self.competition.cancelled(tournament, reason)
+    async def announce(self) -> None:
+        """Print what was stored to be told: after each command, once the computer has
+        answered and tournaments have moved on."""
+        await self.computer.idle()
+        await self.services.background.settle()
+        await self.services.dispatcher.drain()
 
     # --- the loop ---
 
@@ -336,10 +198,7 @@ class ConsoleApp:
             log.exception("console command %r failed", text)
             apology = "Sorry, something went wrong; the error was logged."
             self.private(user, storage_failure_message(exc) or apology)
-        # Let the computer answer and tournaments move on before the next line, so a
-        # session reads in order.
-        await self.computer.idle()
-        await self.services.background.settle()
+        await self.announce()
         return True
 
     async def run(self, stream: TextIO, *, prompt: bool) -> None:
@@ -347,8 +206,9 @@ class ConsoleApp:
 
         Games where the computer was to move when the last session ended go on first.
         """
-        if await self.computer.resume():
-            await self.computer.idle()
+        await self.services.dispatcher.resume()
+        await self.computer.resume()
+        await self.announce()
         while True:
             if prompt:
                 who = self.current.name if self.current else ""
@@ -447,7 +307,6 @@ class ConsoleApp:
                 level=level,
                 colour=colour,
             )
-            await self.show_board(view, start_caption(view, self.style))
             self.computer.begin(view.id)
             return
         challenge = await self.services.challenges.create(
@@ -471,7 +330,6 @@ class ConsoleApp:
         challenge_id = await self._challenge_id(user, args, pending, "accept")
         accepted = await self.services.challenges.accept(challenge_id, user)
         self.say(f"Challenge #{challenge_id} {closed_reason(accepted.challenge)}.")
-        await self.show_board(accepted.view, start_caption(accepted.view, self.style))
 
     async def decline(self, user: Player, args: list[str]) -> None:
         """/decline [challenge]."""
@@ -505,9 +363,7 @@ class ConsoleApp:
             raise ServiceError("Write the move after /move, like /move d3-e2.")
         target = await self._game(user, game_id, for_move=True)
         result = await self.services.games.play(target, user.id, notation)
-        if result.turn_complete:
-            await self.show_board(result.view, move_caption(result, self.style))
-        else:
+        if not result.turn_complete:  # a completed turn is announced to everyone
             info = result.view.turn_info() or "your turn goes on"
             caption = f"You played {result.move.notation} (move {result.move.ply}); {info}."
             await self.show_board(result.view, caption, to=user)
@@ -521,8 +377,7 @@ class ConsoleApp:
     async def resign(self, user: Player, args: list[str]) -> None:
         """/resign [game]."""
         game_id, _ = self._split_game_id(args)
-        view = await self.services.games.resign(await self._game(user, game_id), user.id)
-        await self.show_board(view, end_caption(view, self.style))
+        await self.services.games.resign(await self._game(user, game_id), user.id)
 
     @staticmethod
     def _answer(args: list[str]) -> tuple[int | None, bool | None]:
@@ -542,20 +397,9 @@ class ConsoleApp:
         target = await self._game(user, game_id)
         games = self.services.games
         if answer is None:
-            result = await games.offer_draw(target, user.id)
+            await games.offer_draw(target, user.id)
         else:
-            result = await games.answer_draw(target, user.id, answer)
-        view = result.view
-        if result.status is DrawStatus.OFFERED:
-            opponent = view.name(1 - result.seat)
-            self.say(
-                f"{user.name} offers a draw in game #{view.id}. "
-                f"{opponent}: /draw accept or /draw decline."
-            )
-        elif result.status is DrawStatus.DECLINED:
-            self.say(f"{view.name(result.seat)} declined the draw offer in game #{view.id}.")
-        else:
-            await self.show_board(view, end_caption(view, self.style))
+            await games.answer_draw(target, user.id, answer)
 
     async def undo(self, user: Player, args: list[str]) -> None:
         """/undo [game] asks to take back moves; /undo accept|decline [game] answers."""
@@ -569,19 +413,10 @@ class ConsoleApp:
         await self._show_undo(user, result)
 
     async def _show_undo(self, user: Player, result: UndoResult) -> None:
-        view = result.view
-        asker = view.name(result.seat)
-        if result.status is UndoStatus.REQUESTED:
-            opponent = view.name(1 - result.seat)
-            self.say(
-                f"{asker} asks to take back {result.notation} in game #{view.id}. "
-                f"{opponent}: /undo accept or /undo decline."
-            )
-        elif result.status is UndoStatus.DECLINED:
-            self.say(f"{user.name} refused to take back {result.notation}.")
-        else:
-            caption = f"Taken back: {result.notation}.\n{board_caption(view, self.style)}"
-            await self.show_board(view, caption)
+        """One's own unfinished turn taken back is shown privately (the rest is announced)."""
+        if result.status is UndoStatus.APPLIED and not result.allowed:
+            caption = f"Taken back: {result.notation}. Your turn starts again."
+            await self.show_board(result.view, caption, to=user)
 
     async def games(self, user: Player, args: list[str]) -> None:
         """/games: the user's games in progress, most urgent first."""
@@ -668,9 +503,3 @@ class ConsoleApp:
     async def help(self, user: Player, args: list[str]) -> None:
         """/help: the console's commands."""
         self.private(user, console_help(self.computer.name.lower()))
-
-
-def _name_in(record: GameRecord, user_id: int) -> str:
-    """The name `user_id` has in a game."""
-    seat = record.seat_of(user_id)
-    return record.names[seat] if seat is not None else "player"

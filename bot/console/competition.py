@@ -8,34 +8,25 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from bot.console.options import split_option, unnamed
+from bot.console.output import ConsoleOutput, plain_message
 from bot.services.errors import ServiceError
 from bot.services.players import Player
-from bot.services.results import GameView
 from bot.services.tournament_views import TournamentView
 from bot.services.tournaments import Member, TournamentService
-from bot.storage.competition import PairingRecord, TournamentStatus
+from bot.storage.competition import TournamentStatus
 from bot.tournament_texts import (
-    TableMessage,
-    aborted_text,
     cancellation_text,
-    final_message,
     leaderboard_message,
     pairings_message,
     rating_text,
-    round_started_message,
     standings_message,
-    tournament_game_caption,
     tournament_heading,
     tournament_summary,
     withdrawal_text,
 )
 from rules import get_game
-
-if TYPE_CHECKING:
-    from bot.console.app import ConsoleApp
 
 _NUMBER = re.compile(r"#?(\d+)")
 _YES = ("yes", "on", "true", "1", "rated")
@@ -52,22 +43,17 @@ TOURNAMENT_HELP = (
 )
 
 
-def plain_message(message: TableMessage) -> str:
-    """A table message for the terminal: no code-block fences."""
-    return "\n".join(part for part in (message.head, message.table, message.tail) if part)
-
-
 class CompetitionCommands:
     """Ratings and tournaments at the console, in its one server and channel."""
 
-    def __init__(self, app: ConsoleApp, guild_id: int, channel_id: int) -> None:
-        self.app = app
+    def __init__(self, output: ConsoleOutput, guild_id: int, channel_id: int) -> None:
+        self.output = output
         self._guild = guild_id
         self._channel = channel_id
 
     @property
     def _tournaments(self) -> TournamentService:
-        return self.app.services.tournaments
+        return self.output.services.tournaments
 
     def _member(self, user: Player) -> Member:
         return Member(user, can_manage=True)
@@ -80,25 +66,25 @@ class CompetitionCommands:
         game = None
         for arg in args:
             if arg.startswith("@"):
-                whom = self.app.users.get(arg)
+                whom = self.output.users.get(arg)
             else:
                 game = get_game(arg).name
-        ratings = self.app.services.ratings
+        ratings = self.output.services.ratings
         if game is None:
             cards = await ratings.cards(whom.id)
             rank = None
         else:
             cards = [await ratings.card(whom.id, game, whom.name)]
             rank = await ratings.rank(self._guild, game, whom.id)
-        self.app.private(user, rating_text(whom.name, cards, rank=rank, style=self.app.style))
+        self.output.private(user, rating_text(whom.name, cards, rank=rank, style=self.output.style))
 
     async def leaderboard(self, user: Player, args: list[str]) -> None:
         """/leaderboard GAME."""
         if not args:
             raise ServiceError("Name a game: /leaderboard groups.")
         game = get_game(" ".join(args)).name
-        entries = await self.app.services.ratings.leaderboard(self._guild, game)
-        self.app.say(plain_message(leaderboard_message(game, entries)))
+        entries = await self.output.services.ratings.leaderboard(self._guild, game)
+        self.output.say(plain_message(leaderboard_message(game, entries)))
 
     # --- tournaments ---
 
@@ -191,41 +177,41 @@ class CompetitionCommands:
             rated=rated,
             **({"max_players": numbers["max"]} if "max" in numbers else {}),
         )
-        self.app.say(tournament_summary(view, self.app.style))
+        self.output.say(tournament_summary(view, self.output.style))
 
     async def _join(self, user: Player, args: list[str]) -> None:
         view = await self._tournaments.join(self._guild, self._one_id(args), user)
-        self.app.say(
+        self.output.say(
             f"{user.name} joined {tournament_heading(view)}: "
             f"{len(view.entrants)} of {view.record.max_players} players."
         )
 
     async def _leave(self, user: Player, args: list[str]) -> None:
         view = await self._tournaments.leave(self._guild, self._one_id(args), user.id)
-        self.app.say(f"{user.name} left {tournament_heading(view)}.")
+        self.output.say(f"{user.name} left {tournament_heading(view)}.")
 
     async def _start(self, user: Player, args: list[str]) -> None:
         view = await self._tournaments.start(self._guild, self._one_id(args), self._member(user))
-        self.app.say(f"{user.name} started {tournament_heading(view)}.")
+        self.output.say(f"{user.name} started {tournament_heading(view)}.")
 
     async def _withdraw(self, user: Player, args: list[str]) -> None:
         named = [arg for arg in args if arg.startswith("@")]
-        target = self.app.users.get(named[0]).id if named else None
+        target = self.output.users.get(named[0]).id if named else None
         others = [arg for arg in args if not arg.startswith("@")]
         withdrawal = await self._tournaments.withdraw(
             self._guild, self._one_id(others), self._member(user), target
         )
-        self.app.say(withdrawal_text(withdrawal))
+        self.output.say(withdrawal_text(withdrawal))
 
     async def _cancel(self, user: Player, args: list[str]) -> None:
         cancelled = await self._tournaments.cancel(
             self._guild, self._one_id(args), self._member(user)
         )
-        self.app.say(cancellation_text(cancelled, f"by {user.name}"))
+        self.output.say(cancellation_text(cancelled, f"by {user.name}"))
 
     async def _standings(self, user: Player, args: list[str]) -> None:
         view = await self._find(user, self._one_id(args))
-        self.app.say(plain_message(standings_message(view)))
+        self.output.say(plain_message(standings_message(view)))
 
     async def _pairings(self, user: Player, args: list[str]) -> None:
         tournament_id = number = None
@@ -237,46 +223,20 @@ class CompetitionCommands:
             else:
                 raise ServiceError("Write /tournament pairings [#tournament] [round].")
         view = await self._find(user, tournament_id)
-        self.app.say(plain_message(pairings_message(view, number)))
+        self.output.say(plain_message(pairings_message(view, number)))
 
     async def _info(self, user: Player, args: list[str]) -> None:
         view = await self._find(user, self._one_id(args))
-        self.app.say(tournament_summary(view, self.app.style))
+        self.output.say(tournament_summary(view, self.output.style))
 
     async def _list(self, user: Player, args: list[str]) -> None:
         found = await self._tournaments.listed(self._guild)
         if not found:
-            self.app.private(user, "No tournament is taking entries or running.")
+            self.output.private(user, "No tournament is taking entries or running.")
         for record in found:
-            self.app.private(user, tournament_summary(await self._tournaments.view(record.id),
-                                                      self.app.style))  # fmt: skip
+            self.output.private(user, tournament_summary(await self._tournaments.view(record.id),
+                                                      self.output.style))  # fmt: skip
 
     async def _find(self, user: Player, tournament_id: int | None) -> TournamentView:
         statuses = (*TournamentStatus,)
         return await self._tournaments.find(self._guild, tournament_id, user.id, statuses=statuses)
-
-    # --- announcements (the console's TournamentNotifier) ---
-
-    async def round_started(self, tournament: TournamentView, number: int) -> None:
-        """Print the new round's pairings."""
-        self.app.say(plain_message(round_started_message(tournament, number)))
-
-    async def game_started(
-        self, tournament: TournamentView, pairing: PairingRecord, game: GameView
-    ) -> None:
-        """Show the first board of a tournament game."""
-        caption = tournament_game_caption(tournament, pairing, game, self.app.style)
-        await self.app.show_board(game, caption)
-
-    async def games_aborted(self, tournament: TournamentView, games: Sequence[GameView]) -> None:
-        """Say which games were aborted."""
-        for game in games:
-            self.app.say(aborted_text(game))
-
-    async def finished(self, tournament: TournamentView) -> None:
-        """Print the final standings."""
-        self.app.say(plain_message(final_message(tournament, self.app.style)))
-
-    async def cancelled(self, tournament: TournamentView, reason: str) -> None:
-        """Say the tournament was cancelled and why."""
-        self.app.say(f"{tournament_heading(tournament)} was cancelled: {reason}.")

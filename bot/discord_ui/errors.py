@@ -16,6 +16,11 @@ from rules import GameError
 log = logging.getLogger(__name__)
 
 APOLOGY = "Sorry, something went wrong on my side. The error was logged; please try again."
+NEEDED = (
+    "A moderator can give me View Channel, Send Messages, Send Messages in Threads, "
+    "Attach Files and Create Public Threads in this channel."
+)
+"""The permissions the bot needs where games are played."""
 
 
 def user_message(error: BaseException) -> str | None:
@@ -27,9 +32,7 @@ def user_message(error: BaseException) -> str | None:
         return str(error)
     if isinstance(error, discord.Forbidden):
         return (
-            f"Discord did not let me do that here ({error.text or 'missing permissions'}). "
-            "A moderator can give me View Channel, Send Messages, Send Messages in Threads, "
-            "Attach Files and Create Public Threads in this channel."
+            f"Discord did not let me do that here ({error.text or 'missing permissions'}). {NEEDED}"
         )
     if isinstance(error, app_commands.MissingPermissions):
         return "You need the Manage Server permission for this."
@@ -41,9 +44,13 @@ def user_message(error: BaseException) -> str | None:
 
 
 async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:
-    """Answer only the user who acted, whether or not the interaction was answered yet."""
+    """Answer only the user who acted, whether or not the interaction was answered yet
+    (through the flow's `Reply` when it has one: it may be deferring right now)."""
+    reply = interaction.extras.get("tabula_reply")
     try:
-        if interaction.response.is_done():
+        if reply is not None:
+            await reply.private(text)
+        elif interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)

@@ -1,5 +1,5 @@
-"""Ratings and tournaments on Discord: the commands' flows, the Join button, and the
-tournament announcements (`Flows` delegates the `TournamentNotifier` port here).
+"""Ratings and tournaments on Discord: the commands' flows, the Join button, and what
+the announcements of tournaments share (tables, thread names, closing the entries).
 
 Long tables are cut to fit a message and attached whole as a text file.
 """
@@ -9,13 +9,12 @@ from __future__ import annotations
 import io
 import logging
 import re
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol, Self, cast
+from typing import Any, Protocol, Self, cast
 
 import discord
 
 from bot.discord_ui.answers import Payload, answer_in_time, player
-from bot.discord_ui.buttons import board_buttons
+from bot.discord_ui.context import DiscordContext
 from bot.discord_ui.errors import guarded
 from bot.discord_ui.style import STYLE
 from bot.services.errors import InvalidStateError
@@ -26,25 +25,18 @@ from bot.storage.competition import PairingRecord, TournamentStatus
 from bot.tournament_texts import (
     PROVISIONAL_NOTE,
     TableMessage,
-    aborted_text,
     announcement_text,
     cancellation_text,
     entrants_text,
-    final_message,
     leaderboard_message,
     pairings_message,
     rating_text,
-    round_started_message,
     standings_message,
-    tournament_game_caption,
     tournament_heading,
     tournament_summary,
     withdrawal_text,
 )
 from rules import get_game
-
-if TYPE_CHECKING:
-    from bot.discord_ui.flows import Flows
 
 log = logging.getLogger(__name__)
 
@@ -81,15 +73,43 @@ def table_payload(message: TableMessage, filename: str) -> Payload:
 
 
 def game_thread_name(tournament: TournamentView, pairing: PairingRecord, game: GameView) -> str:
-    """ "Spring Swiss R2 · alice vs bob" (at most 100 characters)."""
+    """ "Spring Swiss R2 #12 · alice vs bob" (with the game's number, which finds the
+    thread again; at most 100 characters)."""
     names = game.record.names
-    return f"{tournament.record.name} R{pairing.round} · {names[0]} vs {names[1]}"[:100]
+    heading = f"{tournament.record.name[:60]} R{pairing.round} #{game.id}"
+    return f"{heading} · {names[0]} vs {names[1]}"[:100]
+
+
+async def close_entries(client: discord.Client, tournament: TournamentView) -> None:
+    """Edit the tournament's announcement once entries closed: no more Join / Leave."""
+    record = tournament.record
+    if record.message_id is None or record.status is TournamentStatus.OPEN:
+        return
+    channel = client.get_partial_messageable(record.channel_id)
+    try:
+        await channel.get_partial_message(record.message_id).edit(
+            content=announcement_text(tournament, STYLE), view=None
+        )
+    except discord.HTTPException as exc:
+        log.warning("could not close the entries of tournament %s: %s", record.id, exc)
+
+
+class _HasTournamentFlows(Protocol):
+    """The bot's flows, which carry the tournament flows."""
+
+    @property
+    def tournaments(self) -> TournamentFlows:
+        """The tournament flows."""
+        ...
 
 
 class HasFlows(Protocol):
-    """A bot that carries its `Flows` (TabulaBot)."""
+    """A bot that carries its flows (TabulaBot)."""
 
-    flows: Flows
+    @property
+    def flows(self) -> _HasTournamentFlows:
+        """The bot's flows."""
+        ...
 
 
 class EntryButton(
@@ -140,13 +160,13 @@ def entry_buttons(tournament_id: int) -> discord.ui.View:
 class TournamentFlows:
     """What the bot does for /rating, /leaderboard, /tournament and tournament events."""
 
-    def __init__(self, flows: Flows) -> None:
-        self.flows = flows
+    def __init__(self, context: DiscordContext) -> None:
+        self.context = context
 
     @property
     def service(self) -> TournamentService:
         """The tournament service."""
-        return self.flows.services.tournaments
+        return self.context.services.tournaments
 
     # --- ratings ---
 
@@ -155,7 +175,7 @@ class TournamentFlows:
     ) -> None:
         """/rating: a user's ratings (all games, or one with their place here); private."""
         whom = user or interaction.user
-        ratings = self.flows.services.ratings
+        ratings = self.context.services.ratings
         rank = None
         if game is None:
             cards = await ratings.cards(whom.id)
@@ -168,7 +188,7 @@ class TournamentFlows:
 
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
         """/leaderboard: this server's best players in a game, as an embed."""
-        entries = await self.flows.services.ratings.leaderboard(guild_of(interaction), game)
+        entries = await self.context.services.ratings.leaderboard(guild_of(interaction), game)
         message = leaderboard_message(game, entries)
         if not entries:
             await interaction.response.send_message(message.head, ephemeral=True)
@@ -286,7 +306,7 @@ class TournamentFlows:
                 user.id if user is not None else None,
             ),
         )
-        await self.flows.respond(interaction, {"content": withdrawal_text(withdrawal)})
+        await self.context.respond(interaction, {"content": withdrawal_text(withdrawal)})
 
     async def cancel(self, interaction: discord.Interaction, tournament_id: int | None) -> None:
         """/tournament cancel (organisers): games in progress are aborted."""
@@ -295,13 +315,13 @@ class TournamentFlows:
             self.service.cancel(guild_of(interaction), tournament_id, member(interaction)),
         )
         text = cancellation_text(cancellation, f"by {interaction.user.mention}")
-        await self.flows.respond(interaction, {"content": text})
-        await self.close_entries(cancellation.tournament)
+        await self.context.respond(interaction, {"content": text})
+        await close_entries(self.context.client, cancellation.tournament)
 
     async def standings(self, interaction: discord.Interaction, tournament_id: int | None) -> None:
         """/tournament standings."""
         view = await self._find(interaction, tournament_id)
-        await self.flows.respond(
+        await self.context.respond(
             interaction, table_payload(standings_message(view), "standings.txt")
         )
 
@@ -311,7 +331,7 @@ class TournamentFlows:
         """/tournament pairings: a round's games and results (the latest round)."""
         view = await self._find(interaction, tournament_id)
         message = pairings_message(view, number)
-        await self.flows.respond(interaction, table_payload(message, "pairings.txt"))
+        await self.context.respond(interaction, table_payload(message, "pairings.txt"))
 
     async def info(self, interaction: discord.Interaction, tournament_id: int | None) -> None:
         """/tournament info: what the tournament is and who plays."""
@@ -362,70 +382,3 @@ class TournamentFlows:
             if typed in label.lower():
                 found.append((label[:100], record.id))
         return found[:25]
-
-    # --- announcements (the TournamentNotifier port, through Flows) ---
-
-    async def round_started(self, tournament: TournamentView, number: int) -> None:
-        """Post a round's pairings in the tournament's channel."""
-        message = round_started_message(tournament, number)
-        payload = table_payload(message, f"round-{number}.txt")
-        await self.flows.post(tournament.record.channel_id, payload)
-        if number == 1:
-            await self.close_entries(tournament)
-
-    async def close_entries(self, tournament: TournamentView) -> None:
-        """Edit the tournament's announcement once entries closed: no more Join / Leave."""
-        record = tournament.record
-        if record.message_id is None or record.status is TournamentStatus.OPEN:
-            return
-        channel = self.flows.client.get_partial_messageable(record.channel_id)
-        try:
-            await channel.get_partial_message(record.message_id).edit(
-                content=announcement_text(tournament, STYLE), view=None
-            )
-        except discord.HTTPException as exc:
-            log.warning("could not close the entries of tournament %s: %s", record.id, exc)
-
-    async def game_started(
-        self, tournament: TournamentView, pairing: PairingRecord, game: GameView
-    ) -> None:
-        """Open the game's thread in the tournament's channel; the first board calls both
-        players by mention."""
-        caption = tournament_game_caption(tournament, pairing, game, STYLE)
-        if game.record.thread_id is not None:  # announced before a crash: reuse its thread
-            payload = await self.flows.board_payload(game, caption, buttons=board_buttons(game))
-            await self.flows.post(game.record.location, payload)
-            return
-        channel = await self._channel(tournament.record.channel_id)
-        name = game_thread_name(tournament, pairing, game)
-        await self.flows.open_game_in(channel, game, caption, name=name)
-
-    async def games_aborted(self, tournament: TournamentView, games: Sequence[GameView]) -> None:
-        """Say in each aborted game's thread that it ended without a result."""
-        for game in games:
-            try:
-                await self.flows.post(game.record.location, {"content": aborted_text(game)})
-            except discord.HTTPException as exc:
-                log.warning("could not announce aborted game %s: %s", game.id, exc)
-
-    async def finished(self, tournament: TournamentView) -> None:
-        """Post the winner and the final standings."""
-        payload = table_payload(final_message(tournament, STYLE), "final-standings.txt")
-        await self.flows.post(tournament.record.channel_id, payload)
-
-    async def cancelled(self, tournament: TournamentView, reason: str) -> None:
-        """Say that the tournament was cancelled without a command, and why."""
-        text = f"{tournament_heading(tournament)} was cancelled: {reason}."
-        await self.flows.post(tournament.record.channel_id, {"content": text})
-        await self.close_entries(tournament)
-
-    async def _channel(self, channel_id: int) -> object:
-        """The channel object (for creating threads), fetched if it is not cached."""
-        client = self.flows.client
-        channel = client.get_channel(channel_id)
-        if channel is None:
-            try:
-                channel = await client.fetch_channel(channel_id)
-            except discord.HTTPException as exc:
-                log.warning("tournament channel %s cannot be fetched: %s", channel_id, exc)
-        return channel

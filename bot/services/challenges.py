@@ -6,6 +6,7 @@ import logging
 import random
 from collections.abc import Mapping
 
+from bot.services.announcements import challenge_expired_row
 from bot.services.clock import Clock
 from bot.services.durations import parse_time_control
 from bot.services.errors import (
@@ -16,7 +17,7 @@ from bot.services.errors import (
     NotFoundError,
 )
 from bot.services.games import GameService
-from bot.services.notify import Notifier
+from bot.services.outbox import Outbox
 from bot.services.players import Player
 from bot.services.results import Accepted
 from bot.services.settings import SettingsService
@@ -70,7 +71,7 @@ class ChallengeService:
         clock: Clock,
         games: GameService,
         settings: SettingsService,
-        notifier: Notifier,
+        outbox: Outbox,
         *,
         rng: random.Random | None = None,
     ) -> None:
@@ -78,7 +79,7 @@ class ChallengeService:
         self._clock = clock
         self._games = games
         self._settings = settings
-        self._notifier = notifier
+        self._outbox = outbox
         self._rng = rng or random.Random()
 
     async def create(
@@ -193,25 +194,29 @@ class ChallengeService:
         challenger = (challenge.challenger_id, challenge.challenger_name)
         accepter = (user.id, user.name)
         first, second = (challenger, accepter) if seat == 0 else (accepter, challenger)
-        created = await self._repository.accept_challenge(
-            challenge.id,
-            NewGame(
-                game=challenge.game,
-                options=challenge.options,
-                guild_id=challenge.guild_id,
-                channel_id=challenge.channel_id,
-                players=(first[0], second[0]),
-                names=(first[1], second[1]),
-                created_at=self._clock.now(),
-                challenge_id=challenge.id,
-                rated=challenge.rated,
-                time_control=challenge.time_control,
-            ),
-        )
+        async with self._repository.atomic():
+            created = await self._repository.accept_challenge(
+                challenge.id,
+                NewGame(
+                    game=challenge.game,
+                    options=challenge.options,
+                    guild_id=challenge.guild_id,
+                    channel_id=challenge.channel_id,
+                    players=(first[0], second[0]),
+                    names=(first[1], second[1]),
+                    created_at=self._clock.now(),
+                    challenge_id=challenge.id,
+                    rated=challenge.rated,
+                    time_control=challenge.time_control,
+                ),
+            )
+            if created is not None:
+                await self._outbox.add(await self._games.start_rows(created[1]))
         if created is None:
             raise ConflictError("Someone answered this challenge first.")
         accepted, record = created
         view = await self._games.started(record)
+        await self._outbox.committed()
         return Accepted(challenge=accepted, view=view)
 
     async def decline(self, challenge_id: int, user_id: int) -> ChallengeRecord:
@@ -243,14 +248,13 @@ class ChallengeService:
         return closed
 
     async def _expire(self, challenge: ChallengeRecord) -> ChallengeRecord | None:
-        closed = await self._repository.close_challenge(
-            challenge.id, ChallengeStatus.EXPIRED, self._clock.now()
-        )
-        if closed is not None:
-            try:
-                await self._notifier.challenge_expired(closed)
-            except Exception:
-                log.exception("announcing the expiry of challenge %s failed", challenge.id)
+        async with self._repository.atomic():
+            closed = await self._repository.close_challenge(
+                challenge.id, ChallengeStatus.EXPIRED, self._clock.now()
+            )
+            if closed is not None:
+                await self._outbox.add([challenge_expired_row(closed)])
+        await self._outbox.committed()
         return closed
 
     async def expire_due(self) -> list[ChallengeRecord]:

@@ -33,13 +33,14 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TypeVar
 
-from bot.services.alerts import ReminderNotice, TimeoutNotice
+from bot.services.alerts import ReminderNotice
+from bot.services.announcements import reminder_row, timeout_dm_row, timeout_row
 from bot.services.clock import Clock
 from bot.services.durations import TimeControl, parse_time_control
 from bot.services.errors import ConflictError, InvalidStateError, ServiceError
 from bot.services.games import GameService
 from bot.services.locks import KeyedLocks
-from bot.services.notify import Notifier
+from bot.services.outbox import Outbox
 from bot.services.pauses import Pause, counted, runs_out
 from bot.services.results import GameView, MoveResult, UndoResult
 from bot.storage.repository import (
@@ -47,6 +48,7 @@ from bot.storage.repository import (
     GameClock,
     GameRecord,
     MoveRecord,
+    NewAnnouncement,
     Outage,
     Repository,
     Vacation,
@@ -188,14 +190,14 @@ class ClockService:
         repository: Repository,
         clock: Clock,
         games: GameService,
-        notifier: Notifier,
+        outbox: Outbox,
         *,
         outage_threshold: timedelta = OUTAGE_THRESHOLD,
     ) -> None:
         self._repository = repository
         self._clock = clock
         self._games = games
-        self._notifier = notifier
+        self._outbox = outbox
         self._outage_threshold = outage_threshold
         self._locks = KeyedLocks()
         self._resumed = False
@@ -465,27 +467,27 @@ class ClockService:
         no_show = record.rated and all(
             move.seat != seat for move in await self._repository.list_moves(game_id)
         )
+        deadline = synced.clock.deadline
+        dms = []
+        for user in record.players:
+            if user is not None and (await self._repository.get_user_settings(user)).wants_dms:
+                dms.append(user)
+
+        def rows(view: GameView) -> list[NewAnnouncement]:
+            told = [timeout_row(view, seat, deadline)]
+            return told + [timeout_dm_row(user, view.id, seat, deadline) for user in dms]
+
         try:
-            view = await self._games.finish(
+            return await self._games.finish(
                 game_id,
                 1 - seat,
                 f"{reason} without moving: not rated" if no_show else reason,
-                announce=False,
+                rows=rows,
                 at_ply=record.ply,
                 rated=False if no_show else None,
             )
         except (InvalidStateError, ConflictError):
             return None  # it ended or moved on meanwhile; the next tick looks again
-        dms = []
-        for user in record.players:
-            if user is not None and (await self._repository.get_user_settings(user)).wants_dms:
-                dms.append(user)
-        notice = TimeoutNotice(view, seat, synced.clock.deadline, tuple(dms))
-        try:
-            await self._notifier.timed_out(notice)
-        except Exception:
-            log.exception("game %s: announcing the loss on time failed", game_id)
-        return view
 
     async def remind_due(self) -> list[ReminderNotice]:
         """Send every reminder that has come due; each at most once per turn and offset."""
@@ -508,18 +510,25 @@ class ClockService:
         due = [o for o in offsets if runs_out(turn.started_at, granted - o, pauses) <= now]
         # Claim every due reminder (longest first); the one who claims the shortest sends
         # it, so overlapping ticks or a bot that was down send one message, never two.
-        claimed = [await self._repository.claim_reminder(game_id, turn.turn, o, now) for o in due]
+        settings = await self._repository.get_user_settings(user)
+        status = await self._status(synced)
         notice = None
-        if due and claimed[-1]:
-            settings = await self._repository.get_user_settings(user)
-            status = await self._status(synced)
-            notice = ReminderNotice(
-                user, record, turn.seat, status.left[turn.seat], clock.deadline, settings.wants_dms
-            )
-            try:
-                await self._notifier.reminder(notice)
-            except Exception:
-                log.exception("game %s: delivering a reminder failed", game_id)
+        async with self._repository.atomic():
+            claimed = [
+                await self._repository.claim_reminder(game_id, turn.turn, o, now) for o in due
+            ]
+            if due and claimed[-1]:
+                notice = ReminderNotice(
+                    user,
+                    record,
+                    turn.seat,
+                    status.left[turn.seat],
+                    clock.deadline,
+                    settings.wants_dms,
+                )
+                await self._outbox.add([reminder_row(notice)])
+        if notice is not None:
+            await self._outbox.committed()
         deadline, remind_at = await self._schedule(record, synced.control, turn)
         await self._repository.set_clock_schedule(game_id, turn.turn, deadline, remind_at)
         return notice

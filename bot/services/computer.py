@@ -4,7 +4,7 @@ The computer sits in a seat with no user id and a level (`easy`, `medium`, `hard
 Whenever a turn of its begins (the game starts with it, a player's move hands it the
 turn, or the bot restarts with it to move) a task asks the `TurnRunner` for its moves,
 off the event loop, and plays them through `GameService.play_computer_move`, which
-commits them and announces them through the notifier like a player's moves.
+commits them and announces them like a player's moves.
 Games against the computer are never rated.
 """
 
@@ -71,6 +71,7 @@ class ComputerService:
         self.name = name
         self._rng = rng or random.Random()
         self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._look_again: set[int] = set()
         games.move_hooks.append(self._after_move)
         games.computer = self
 
@@ -118,20 +119,24 @@ class ComputerService:
         )
         names = (player.name, computer) if seat == 0 else (computer, player.name)
         levels = (None, chosen.value) if seat == 0 else (chosen.value, None)
-        record = await self._repository.create_game(
-            NewGame(
-                game=rules.name,
-                options=validated,
-                guild_id=guild_id,
-                channel_id=channel_id,
-                players=players,
-                names=names,
-                created_at=self._clock.now(),
-                ai_levels=levels,
-                rated=False,
+        async with self._repository.atomic():
+            record = await self._repository.create_game(
+                NewGame(
+                    game=rules.name,
+                    options=validated,
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    players=players,
+                    names=names,
+                    created_at=self._clock.now(),
+                    ai_levels=levels,
+                    rated=False,
+                )
             )
-        )
-        return await self._games.started(record)
+            await self._games.outbox.add(await self._games.start_rows(record))
+        view = await self._games.started(record)
+        await self._games.outbox.committed()
+        return view
 
     def begin(self, game_id: int) -> None:
         """Let the computer think in `game_id` if it is to move (e.g. it opens the game)."""
@@ -156,8 +161,10 @@ class ComputerService:
             self._schedule(record.id)
 
     def _schedule(self, game_id: int) -> None:
-        """Think about `game_id` unless a task already does (it re-checks the game itself)."""
+        """Think about `game_id`; a task already at it looks at the game once more before
+        it stops (it may have read the game just before the move that woke it)."""
         if game_id in self._tasks:
+            self._look_again.add(game_id)
             return
         task = asyncio.create_task(self._play(game_id), name=f"computer move in game {game_id}")
         self._tasks[game_id] = task
@@ -167,10 +174,13 @@ class ComputerService:
         """Play the computer's turns in `game_id` for as long as it is the one to move."""
         try:
             while True:
+                self._look_again.discard(game_id)
                 view = await self._games.view(game_id)
                 record = view.record
                 seat = computer_seat(record)
                 if not record.is_active or seat is None or view.state.to_move != seat:
+                    if game_id in self._look_again:
+                        continue
                     return
                 level = record.ai_levels[seat]
                 assert level is not None

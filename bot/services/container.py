@@ -1,4 +1,4 @@
-"""`Services`: every service wired to one repository, clock and notifier."""
+"""`Services`: every service wired to one repository, clock, outbox and notifier."""
 
 from __future__ import annotations
 
@@ -14,16 +14,18 @@ from bot.services.clock import Clock
 from bot.services.clocks import ClockService
 from bot.services.computer import COMPUTER_NAME, ComputerService
 from bot.services.computer_runner import TurnRunner
+from bot.services.dispatcher import Dispatcher
 from bot.services.games import GameService
 from bot.services.gate import Gate
 from bot.services.notifications import NotificationService
-from bot.services.notify import Notifier, NullNotifier, TournamentNotifier
+from bot.services.notify import Notifier
+from bot.services.outbox import Outbox
 from bot.services.ratings import RatingService
 from bot.services.scheduler import Scheduler
 from bot.services.settings import SettingsService
 from bot.services.tournaments import TournamentService
 from bot.services.vacations import DEFAULT_ALLOWANCE, VacationService
-from bot.storage.repository import Repository
+from bot.storage.repository import Repository, ShardFilter
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +47,10 @@ class Services:
     clocks: ClockService
     vacations: VacationService
     notifications: NotificationService
+    outbox: Outbox
+    """Where services store what the players must be told."""
+    dispatcher: Dispatcher
+    """Delivers the outbox's announcements through the front end's notifier."""
     gate: Gate = field(default_factory=Gate)
     """Counts requests in progress; closed at shutdown so that no new ones start."""
 
@@ -62,29 +68,37 @@ class Services:
         computer_name: str = COMPUTER_NAME,
         background: Background | None = None,
         vacation_allowance: timedelta = DEFAULT_ALLOWANCE,
+        owner: str = "tabula",
+        shards: ShardFilter | None = None,
+        deliver_inline: bool = False,
+        concurrency: int = 8,
     ) -> Services:
         """Wire the services together and give the scheduler its jobs.
 
         `runner` computes the computer's moves (default: one worker process, started
         when the computer first thinks); `ai_seconds` is the `hard` level's budget.
-        Games report their end to the ratings, then to the tournaments. A notifier that
-        also implements `TournamentNotifier` announces tournament rounds; `background`
-        runs what a command sets off but must not wait for (default: asyncio tasks).
+        Games report their end to the ratings, then to the tournaments. What the players
+        must be told is stored in the outbox and delivered through `notifier` by the
+        dispatcher (whose announcements are held as `owner`, for the servers of `shards`),
+        in the background, or with `deliver_inline` as soon as each is committed (the
+        console and tests, whose output must come in order);
+        `background` runs what a command sets off but must not wait for (default: asyncio
+        tasks); `concurrency` is how many announcements are delivered at once (1: strictly
+        in the order they were stored, as the console prints them).
         Clocks follow every game (their guard refuses moves after a deadline) and stop
         before the ratings and tournaments hear of the end; `vacation_allowance` is the
         vacation time per calendar year.
         """
         background = background or Background()
         gate = Gate()
-        games = GameService(repository, clock, notifier, gate=gate)
+        outbox = Outbox(repository, clock, owner=owner)
+        games = GameService(repository, clock, outbox, gate=gate)
         settings = SettingsService(repository, clock)
-        challenges = ChallengeService(repository, clock, games, settings, notifier, rng=rng)
-        clocks = ClockService(repository, clock, games, notifier)
+        challenges = ChallengeService(repository, clock, games, settings, outbox, rng=rng)
+        clocks = ClockService(repository, clock, games, outbox)
         clocks.attach()
-        vacations = VacationService(
-            repository, clock, clocks, notifier, allowance=vacation_allowance
-        )
-        notifications = NotificationService(repository, clock, games, clocks, notifier)
+        vacations = VacationService(repository, clock, clocks, outbox, allowance=vacation_allowance)
+        notifications = NotificationService(repository, clock, games, clocks, outbox)
         notifications.attach()
         computer = ComputerService(
             repository,
@@ -97,14 +111,22 @@ class Services:
             rng=rng,
         )
         ratings = RatingService(repository, clock)
-        if isinstance(notifier, TournamentNotifier):
-            announcer: TournamentNotifier = notifier
-        else:
-            log.warning("%s cannot announce tournaments", type(notifier).__name__)
-            announcer = NullNotifier()
         tournaments = TournamentService(
-            repository, clock, games, ratings, settings, notifier=announcer, background=background
+            repository, clock, games, ratings, settings, outbox=outbox, background=background
         )
+        dispatcher = Dispatcher(
+            repository,
+            clock,
+            outbox,
+            notifier,
+            games=games,
+            clocks=clocks,
+            tournaments=tournaments,
+            shards=shards,
+            concurrency=concurrency,
+        )
+        if deliver_inline:
+            outbox.inline = dispatcher.drain
         games.finish_hooks.append(ratings.on_finish)
         games.finish_hooks.append(tournaments.on_finish)
         scheduler = Scheduler(tick_seconds)
@@ -131,5 +153,7 @@ class Services:
             clocks,
             vacations,
             notifications,
+            outbox,
+            dispatcher,
             gate,
         )

@@ -11,10 +11,19 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeVar
 
+from bot.services.announcements import (
+    answer_row,
+    end_row,
+    move_row,
+    offer_row,
+    start_row,
+    undo_row,
+)
 from bot.services.clock import Clock
 from bot.services.errors import (
     ConflictError,
@@ -27,7 +36,7 @@ from bot.services.errors import (
 )
 from bot.services.gate import Gate
 from bot.services.locks import KeyedLocks
-from bot.services.notify import Notifier
+from bot.services.outbox import Outbox
 from bot.services.results import (
     DrawResult,
     DrawStatus,
@@ -37,11 +46,14 @@ from bot.services.results import (
     UndoStatus,
 )
 from bot.services.suggest import MoveIndex
+from bot.storage.competition import PairingRecord
 from bot.storage.failures import classify
 from bot.storage.repository import (
     GameRecord,
     GameStatus,
+    LockKind,
     MoveRecord,
+    NewAnnouncement,
     Offer,
     Repository,
     Snapshot,
@@ -68,6 +80,11 @@ UndoHook = Callable[[UndoResult], Awaitable[None]]
 MoveGuard = Callable[[GameRecord, int], Awaitable[None]]
 """Called under the game's lock before a move by that seat is stored; raising a
 `ServiceError` refuses the move (e.g. when the player's time has run out)."""
+Announcer = Callable[[GameView, str], Awaitable[Sequence[NewAnnouncement]]]
+"""Called before a completed turn (or a new game) is stored, with the game after it and
+the turn's moves ("" for a new game): more announcements to store with it (turn DMs)."""
+Rows = Callable[[GameView], Sequence[NewAnnouncement]]
+"""The announcements to store with a change, given the game after it."""
 
 
 class ComputerReferee(Protocol):
@@ -109,6 +126,15 @@ class _Loaded:
     """The legal moves ranked for autocomplete, built on first use."""
 
 
+def end_rows(view: GameView) -> list[NewAnnouncement]:
+    """The final board of a game that ended without a move (the default of `finish`)."""
+    return [end_row(view)]
+
+
+def _notation(moves: Sequence[MoveRecord]) -> str:
+    return ", ".join(move.notation for move in moves)
+
+
 def _trailing_turn(moves: Sequence[MoveRecord]) -> list[MoveRecord]:
     """The last run of moves by one seat: the latest (possibly unfinished) turn."""
     if not moves:
@@ -147,7 +173,7 @@ class GameService:
         self,
         repository: Repository,
         clock: Clock,
-        notifier: Notifier,
+        outbox: Outbox,
         *,
         snapshot_every: int = 25,
         cache_size: int = 2048,
@@ -155,7 +181,7 @@ class GameService:
     ) -> None:
         self._repository = repository
         self._clock = clock
-        self._notifier = notifier
+        self._outbox = outbox
         self._snapshot_every = snapshot_every
         self._cache_size = cache_size
         self._cache: OrderedDict[int, _Loaded] = OrderedDict()
@@ -170,6 +196,9 @@ class GameService:
         """Called after moves were taken back, outside the game's lock."""
         self.move_guards: list[MoveGuard] = []
         """Called before a move is stored, under the game's lock; may refuse it."""
+        self.announcers: list[Announcer] = []
+        """Called before a completed turn or a new game is stored; their announcements are
+        stored with it."""
         self.computer: ComputerReferee | None = None
         """Answers draw offers and undo requests made to a computer seat."""
 
@@ -190,6 +219,22 @@ class GameService:
     async def view_of(self, record: GameRecord) -> GameView:
         """The current state for a record already read."""
         return GameView(record, (await self._loaded(record)).state)
+
+    async def start_rows(
+        self, record: GameRecord, pairing: PairingRecord | None = None
+    ) -> list[NewAnnouncement]:
+        """What to store with a new game: its thread and first board, and what the
+        announcers add (call inside the transaction that creates the game)."""
+        rows = [start_row(record, pairing)]
+        view = await self.view_of(record)
+        for announcer in self.announcers:
+            rows += await announcer(view, "")
+        return rows
+
+    @property
+    def outbox(self) -> Outbox:
+        """Where the announcements of games are stored."""
+        return self._outbox
 
     async def started(self, record: GameRecord) -> GameView:
         """Register a game that was just created (its state is the starting position)."""
@@ -215,6 +260,14 @@ class GameService:
         loaded = await self._replay(record, record.ply)
         self._remember(record.id, loaded)
         return loaded
+
+    @asynccontextmanager
+    async def _writing(self, game_id: int) -> AsyncIterator[None]:
+        """A transaction holding the game's lock across processes (the in-process lock is
+        held already): what is written in it, compare-and-set, is stored together."""
+        async with self._repository.atomic():
+            await self._repository.lock(LockKind.GAME, game_id)
+            yield
 
     async def _retrying(self, game_id: int, attempt: Callable[[], Awaitable[T]]) -> T:
         """Run `attempt` (which reads the game afresh and stores what it changes), again
@@ -328,7 +381,7 @@ class GameService:
     async def play_computer_move(
         self, game_id: int, text: str, *, expected_ply: int | None = None
     ) -> MoveResult:
-        """Play `text` for the computer seat to move, and announce it through the notifier.
+        """Play `text` for the computer seat to move (announced like anyone's move).
 
         With `expected_ply`, the move is refused (`ConflictError`) if the game has moved
         on from that ply since the computer started thinking (an undo, say).
@@ -348,9 +401,7 @@ class GameService:
 
         async with self._locks(game_id):
             result = await self._retrying(game_id, attempt)
-        result = await self._after_move(result)
-        await self._notifier.move_played(result)
-        return result
+        return await self._after_move(result)
 
     async def _commit(
         self, record: GameRecord, loaded: _Loaded, seat: int, user_id: int | None, move: Any
@@ -379,34 +430,48 @@ class GameService:
                 draw_offer=None,
             )
         snapshot = Snapshot(ply, after.encode()) if ply % self._snapshot_every == 0 else None
-        try:
-            stored = await self._repository.record_move(logged, updated, snapshot)
-        except Exception as error:
-            failure = classify(error)
-            if failure is None:
-                raise
-            raise NotStoredError("move", failure) from error
         recent = (*loaded.recent, logged)[-RECENT_MOVES:]
-        self._remember(record.id, _Loaded(stored.version, ply, after, recent))
-        return MoveResult(
-            view=GameView(stored, after),
+        result = MoveResult(
+            view=GameView(updated, after),
             before=before,
             move=logged,
             turn_complete=outcome is not None or after.to_move != before.to_move,
             turn_moves=_trailing_turn(recent),
             draw_offer_lapsed=lapsed,
         )
+        rows: list[NewAnnouncement] = []
+        if result.turn_complete:
+            rows.append(move_row(result))
+            if outcome is None:
+                for announcer in self.announcers:
+                    rows += await announcer(result.view, result.turn_notation)
+        try:
+            async with self._writing(record.id):
+                stored = await self._repository.record_move(logged, updated, snapshot)
+                await self._outbox.add(rows)
+        except Exception as error:
+            failure = classify(error)
+            if failure is None:
+                raise
+            raise NotStoredError("move", failure) from error
+        self._remember(record.id, _Loaded(stored.version, ply, after, recent))
+        return replace(result, view=GameView(stored, after))
 
-    async def _store(self, updated: GameRecord) -> GameView:
+    async def _store(self, updated: GameRecord, rows: Rows | None = None) -> GameView:
         """Store a change of the game row that leaves the position as it is (offers,
-        requests, the end of the game, the thread); the cached state follows the version."""
+        requests, the end of the game, the thread), with the announcements `rows` makes
+        of the game after it; the cached state follows the version."""
         loaded = await self._loaded(updated)
-        stored = await self._repository.update_game(updated)
+        announcements = [] if rows is None else list(rows(GameView(updated, loaded.state)))
+        async with self._writing(updated.id):
+            stored = await self._repository.update_game(updated)
+            await self._outbox.add(announcements)
         loaded.version = stored.version
         return GameView(stored, loaded.state)
 
     async def _after_move(self, result: MoveResult) -> MoveResult:
-        """Run the move hooks, and the finish hooks when the move ended the game."""
+        """Run the move hooks, and the finish hooks when the move ended the game; then
+        let the announcements go (after the hooks: a result shows the rating changes)."""
         for hook in self.move_hooks:
             try:
                 await hook(result)
@@ -414,15 +479,18 @@ class GameService:
                 log.exception("a move hook failed for game %s", result.view.id)
         if result.finished:
             return replace(result, view=await self._after_finish(result.view))
+        await self._outbox.committed()
         return result
 
     async def _after_finish(self, view: GameView) -> GameView:
-        """Run the finish hooks; return the view as the hooks completed it."""
+        """Run the finish hooks, then let the announcements go; return the view as the
+        hooks completed it."""
         for hook in self.finish_hooks:
             try:
                 view = await hook(view) or view
             except Exception:
                 log.exception("a finish hook failed for game %s", view.id)
+        await self._outbox.committed()
         return view
 
     # --- ending a game ---
@@ -435,9 +503,11 @@ class GameService:
         status: GameStatus = GameStatus.FINISHED,
         *,
         rated: bool | None = None,
+        rows: Rows | None = end_rows,
     ) -> GameView:
-        """Store the end of an active game (call under its lock); `rated` (if given)
-        replaces whether the game is rated."""
+        """Store the end of an active game (call under its lock) with what `rows` makes of
+        it (by default the final board); `rated` (if given) replaces whether the game is
+        rated."""
         now = self._clock.now()
         updated = record.evolve(
             rated=record.rated if rated is None else rated,
@@ -449,7 +519,7 @@ class GameService:
             draw_offer=None,
             undo_request=None,
         )
-        return await self._store(updated)
+        return await self._store(updated, rows)
 
     async def finish(
         self,
@@ -457,15 +527,16 @@ class GameService:
         winner: int | None,
         reason: str,
         *,
-        announce: bool = True,
+        rows: Rows | None = end_rows,
         at_ply: int | None = None,
         rated: bool | None = None,
     ) -> GameView:
         """End an active game for a reason outside the rules (time, an administrator).
 
-        With `announce`, the notifier posts the result (nobody's command answers it).
-        With `at_ply`, only if no move was played since the game stood at that ply
-        (`ConflictError` otherwise). With `rated=False`, a rated game ends unrated.
+        `rows` makes the announcements stored with the end (by default the final board;
+        a loss on time has its own). With `at_ply`, only if no move was played since the
+        game stood at that ply (`ConflictError` otherwise). With `rated=False`, a rated
+        game ends unrated.
         """
 
         async def attempt() -> GameView:
@@ -473,14 +544,11 @@ class GameService:
             self._require_active(record)
             if at_ply is not None and record.ply != at_ply:
                 raise ConflictError("A move was played in this game in the meantime.")
-            return await self._finish(record, winner, reason, rated=rated)
+            return await self._finish(record, winner, reason, rated=rated, rows=rows)
 
         async with self._locks(game_id):
             view = await self._retrying(game_id, attempt)
-        view = await self._after_finish(view)
-        if announce:
-            await self._notifier.game_finished(view)
-        return view
+        return await self._after_finish(view)
 
     async def abort(self, game_id: int, reason: str) -> GameView | None:
         """End an active game without a result (a cancelled tournament): nothing is scored
@@ -490,7 +558,7 @@ class GameService:
             record = await self.record(game_id)
             if not record.is_active:
                 return None
-            return await self._finish(record, None, reason, GameStatus.ABORTED)
+            return await self._finish(record, None, reason, GameStatus.ABORTED, rows=None)
 
         async with self._locks(game_id):
             return await self._retrying(game_id, attempt)
@@ -535,11 +603,13 @@ class GameService:
             updated = record.evolve(
                 draw_offer=Offer(seat, record.ply, True), updated_at=self._clock.now()
             )
-            return DrawResult(await self._store(updated), DrawStatus.OFFERED, seat)
+            view = await self._store(updated, lambda v: [offer_row(v, "draw", seat, record.ply)])
+            return DrawResult(view, DrawStatus.OFFERED, seat)
 
         async with self._locks(game_id):
             result = await self._retrying(game_id, attempt)
         if result.status is not DrawStatus.ACCEPTED:
+            await self._outbox.committed()
             return result
         return replace(result, view=await self._after_finish(result.view))
 
@@ -555,7 +625,10 @@ class GameService:
         updated = record.evolve(
             draw_offer=Offer(seat, record.ply, False), updated_at=self._clock.now()
         )
-        return DrawResult(await self._store(updated), DrawStatus.DECLINED, computer)
+        view = await self._store(
+            updated, lambda v: [answer_row(v, "draw", computer, by_computer=True)]
+        )
+        return DrawResult(view, DrawStatus.DECLINED, computer)
 
     async def answer_draw(
         self, game_id: int, user_id: int, accept: bool, offer_ply: int | None = None
@@ -578,13 +651,15 @@ class GameService:
                 updated = record.evolve(
                     draw_offer=replace(offer, open=False), updated_at=self._clock.now()
                 )
-                return DrawResult(await self._store(updated), DrawStatus.DECLINED, seat)
+                view = await self._store(updated, lambda v: [answer_row(v, "draw", seat)])
+                return DrawResult(view, DrawStatus.DECLINED, seat)
             view = await self._finish(record, None, "draw agreed")
             return DrawResult(view, DrawStatus.ACCEPTED, seat)
 
         async with self._locks(game_id):
             result = await self._retrying(game_id, attempt)
         if result.status is not DrawStatus.ACCEPTED:
+            await self._outbox.committed()
             return result
         return replace(result, view=await self._after_finish(result.view))
 
@@ -615,14 +690,23 @@ class GameService:
             raise InvalidStateError("You have not moved yet: there is nothing to take back.")
         start, needs_approval = plan
         taken = [move for move in moves if move.ply >= start]
+        notation = _notation(taken)
         if not needs_approval:
             view = await self._undo(record, start)
             return UndoResult(view, UndoStatus.APPLIED, seat, taken)
         if self.computer is not None and record.ai_levels[1 - seat] is not None:
             view = GameView(record, loaded.state)
             if await self.computer.accepts_undo(view, 1 - seat):
-                view = await self._undo(record, start)
-                return UndoResult(view, UndoStatus.APPLIED, seat, taken)
+                view = await self._undo(
+                    record,
+                    start,
+                    lambda v: [undo_row(v, seat, notation, by_computer=True)],
+                )
+                return UndoResult(view, UndoStatus.APPLIED, seat, taken, allowed=True)
+            async with self._repository.atomic():
+                await self._outbox.add(
+                    [answer_row(view, "undo", 1 - seat, notation, by_computer=True)]
+                )
             return UndoResult(view, UndoStatus.DECLINED, seat, taken)
         pending = record.undo_request
         opponent = record.names[1 - seat]
@@ -642,7 +726,10 @@ class GameService:
         updated = record.evolve(
             undo_request=Offer(seat, record.ply, True), updated_at=self._clock.now()
         )
-        return UndoResult(await self._store(updated), UndoStatus.REQUESTED, seat, taken)
+        view = await self._store(
+            updated, lambda v: [offer_row(v, "undo", seat, record.ply, notation)]
+        )
+        return UndoResult(view, UndoStatus.REQUESTED, seat, taken)
 
     async def answer_undo(
         self, game_id: int, user_id: int, accept: bool, request_ply: int | None = None
@@ -681,21 +768,25 @@ class GameService:
             raise InvalidStateError("There is nothing to take back.")
         start, _ = plan
         taken = [move for move in moves if move.ply >= start]
+        notation = _notation(taken)
         if not accept:
             updated = record.evolve(
                 undo_request=replace(request, open=False), updated_at=self._clock.now()
             )
-            return UndoResult(await self._store(updated), UndoStatus.DECLINED, request.seat, taken)
-        view = await self._undo(record, start)
-        return UndoResult(view, UndoStatus.APPLIED, request.seat, taken)
+            view = await self._store(updated, lambda v: [answer_row(v, "undo", seat, notation)])
+            return UndoResult(view, UndoStatus.DECLINED, request.seat, taken)
+        view = await self._undo(record, start, lambda v: [undo_row(v, request.seat, notation)])
+        return UndoResult(view, UndoStatus.APPLIED, request.seat, taken, allowed=True)
 
     async def _after_undo(self, result: UndoResult) -> UndoResult:
         if result.status is UndoStatus.APPLIED:
             await self._run_hooks(self.undo_hooks, result, "undo", result.view.id)
+        await self._outbox.committed()
         return result
 
-    async def _undo(self, record: GameRecord, start: int) -> GameView:
-        """Take back every move from ply `start` on (call under the game's lock)."""
+    async def _undo(self, record: GameRecord, start: int, rows: Rows | None = None) -> GameView:
+        """Take back every move from ply `start` on (call under the game's lock), with
+        the announcements `rows` makes of the game after it."""
         now = self._clock.now()
         kept = start - 1
         loaded = await self._replay(record, kept)
@@ -706,7 +797,10 @@ class GameService:
             undo_request=None,
             updated_at=now,
         )
-        stored = await self._repository.undo_moves(updated, start, now)
+        announcements = [] if rows is None else list(rows(GameView(updated, loaded.state)))
+        async with self._writing(updated.id):
+            stored = await self._repository.undo_moves(updated, start, now)
+            await self._outbox.add(announcements)
         loaded.version = stored.version
         self._remember(record.id, loaded)
         return GameView(stored, loaded.state)

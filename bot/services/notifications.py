@@ -17,15 +17,16 @@ import re
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from bot.services.alerts import DigestNotice, TurnNotice, Waiting
+from bot.services.alerts import DigestNotice, Waiting
+from bot.services.announcements import digest_row, turn_dm_row
 from bot.services.clock import Clock
 from bot.services.clocks import ClockService, ClockStatus
 from bot.services.durations import format_duration, parse_duration
 from bot.services.errors import InvalidInputError
 from bot.services.games import GameService
-from bot.services.notify import Notifier
-from bot.services.results import GameView, MoveResult
-from bot.storage.repository import GameRecord, Repository, UserSettings
+from bot.services.outbox import Outbox
+from bot.services.results import GameView
+from bot.storage.repository import GameRecord, NewAnnouncement, Repository, UserSettings
 
 log = logging.getLogger(__name__)
 
@@ -115,18 +116,17 @@ class NotificationService:
         clock: Clock,
         games: GameService,
         clocks: ClockService,
-        notifier: Notifier,
+        outbox: Outbox,
     ) -> None:
         self._repository = repository
         self._clock = clock
         self._games = games
         self._clocks = clocks
-        self._notifier = notifier
+        self._outbox = outbox
 
     def attach(self) -> None:
         """Follow the games: tell players when it becomes their turn."""
-        self._games.start_hooks.append(self.on_start)
-        self._games.move_hooks.append(self.on_move)
+        self._games.announcers.append(self.turn_rows)
 
     # --- settings ---
 
@@ -168,30 +168,22 @@ class NotificationService:
 
     # --- turn messages ---
 
-    async def on_move(self, result: MoveResult) -> None:
-        """A finished turn: tell the next player, if they asked for it."""
-        if result.turn_complete and not result.finished:
-            await self._tell_turn(result.view, result.turn_notation)
-
-    async def on_start(self, view: GameView) -> None:
-        """A new game: tell the first player, unless they just accepted the challenge."""
-        record = view.record
-        if record.challenge_id is not None:
-            challenge = await self._repository.get_challenge(record.challenge_id)
-            if challenge is not None and challenge.challenger_id != view.to_move_id:
-                return
-        await self._tell_turn(view, "")
-
-    async def _tell_turn(self, view: GameView, moves: str) -> None:
+    async def turn_rows(self, view: GameView, moves: str) -> list[NewAnnouncement]:
+        """A completed turn (or a new game, with `moves` ""): a direct message to the
+        player to move, if they asked for one; at the start, not to the player who just
+        accepted the challenge."""
         user = view.to_move_id
         if user is None:
-            return
+            return []
+        record = view.record
+        if not moves and record.challenge_id is not None:
+            challenge = await self._repository.get_challenge(record.challenge_id)
+            if challenge is not None and challenge.challenger_id != user:
+                return []
         settings = await self.settings(user)
         if not settings.dm_on_turn or settings.digest:
-            return
-        status = await self._clocks.status(view.record)
-        deadline = None if status is None else status.deadline
-        await self._notifier.turn_waiting(TurnNotice(user, view, moves, deadline))
+            return []
+        return [turn_dm_row(user, view, moves)]
 
     # --- the game list and the digest ---
 
@@ -224,13 +216,12 @@ class NotificationService:
             games = await self.waiting(settings.user_id)
             if not games:
                 continue
-            if not await self._repository.claim_digest(settings.user_id, last, now):
-                continue  # another tick sent it
             notice = DigestNotice(settings.user_id, tuple(games))
-            try:
-                await self._notifier.digest(notice)
-            except Exception:
-                log.exception("sending the digest to user %s failed", settings.user_id)
-                continue
+            async with self._repository.atomic():
+                if not await self._repository.claim_digest(settings.user_id, last, now):
+                    continue  # another tick sent it
+                listed = [(w.record.id, w.deadline, w.left) for w in games]
+                await self._outbox.add([digest_row(settings.user_id, listed)])
+            await self._outbox.committed()
             sent.append(notice)
         return sent

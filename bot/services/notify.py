@@ -1,16 +1,20 @@
-"""The outbound port: what the services announce when no interaction asked for it.
+"""The outbound port: how a front end delivers what the players must be told.
 
-Challenge expiry, computer moves, turn messages, reminders, timeouts, digests and
-vacations happen without anyone clicking; the services tell a `Notifier`, and each front
-end implements it: Discord posts to the game's thread or sends direct messages, the
-console prints, tests record. Tournament announcements are a port of their own
-(`TournamentNotifier`), which a front end implements alongside `Notifier`.
+Services never call it directly: they write announcements (`bot.services.announcements`)
+with the change they report, and the `Dispatcher` (`bot.services.dispatcher`) delivers
+each one through a `Notifier`, the front end's: Discord posts in the game's thread or
+sends direct messages, the console prints, tests record. A method returns the id of the
+message it produced (None when it produced none, e.g. a direct message the user does not
+accept); it raises `DeliveryRefused` when delivering can never work (a deleted channel,
+missing permissions), and any other exception for a failure worth retrying.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
 
 from bot.services.alerts import (
     DigestNotice,
@@ -19,109 +23,208 @@ from bot.services.alerts import (
     TurnNotice,
     VacationNotice,
 )
-from bot.services.results import GameView, MoveResult
+from bot.services.announcements import (
+    AnswerNotice,
+    EndNotice,
+    MoveNotice,
+    OfferNotice,
+    StartNotice,
+    UndeliveredNotice,
+    UndoNotice,
+)
+from bot.services.results import GameView
 from bot.services.tournament_views import TournamentView
-from bot.storage.competition import PairingRecord
 from bot.storage.repository import ChallengeRecord
+
+MessageId = int | None
+"""The message an announcement became (None: no message, e.g. a refused DM)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ticket:
+    """Which announcement a delivery is, for the front end to make it idempotent."""
+
+    id: int
+    """The announcement's id (a nonce for Discord, so a retried post is not doubled)."""
+    attempts: int = 1
+    """This attempt's number: above 1, an earlier attempt may have got through."""
+    first_attempt: datetime | None = None
+    """When the first attempt began (what an earlier attempt could have posted is newer)."""
+    reply: Mapping[str, Any] | None = None
+    """The interaction that was to answer it (`bot.services.outbox.ReplyHandle.data`): the
+    front end may find its answer there, or answer through it, instead of posting anew."""
 
 
 class Notifier(Protocol):
-    """Announces events to the players."""
+    """Delivers announcements to the players; each call gets the announcement's `Ticket`."""
 
-    async def challenge_expired(self, challenge: ChallengeRecord) -> None:
-        """A challenge nobody answered in time was closed."""
+    async def game_started(self, notice: StartNotice, *, ticket: Ticket) -> MessageId:
+        """Open the game's thread (or stay in its channel) and post the first board."""
+        ...
 
-    async def move_played(self, result: MoveResult) -> None:
-        """A move was played that no player's command answers (e.g. a computer's move)."""
+    async def move_played(self, notice: MoveNotice, *, ticket: Ticket) -> MessageId:
+        """Post the board after a completed turn."""
+        ...
 
-    async def game_finished(self, view: GameView) -> None:
-        """A game ended without a move or a player's command (e.g. by an administrator)."""
+    async def game_finished(self, notice: EndNotice, *, ticket: Ticket) -> MessageId:
+        """Post the final board of a game that ended without a move."""
+        ...
 
-    async def turn_waiting(self, notice: TurnNotice) -> None:
-        """Tell a player by direct message that it is their turn (they asked for it)."""
+    async def offer_made(self, notice: OfferNotice, *, ticket: Ticket) -> MessageId:
+        """Post a draw offer or an undo request with the buttons to answer it."""
+        ...
 
-    async def reminder(self, notice: ReminderNotice) -> None:
+    async def offer_declined(self, notice: AnswerNotice, *, ticket: Ticket) -> MessageId:
+        """Say that a draw offer or an undo request was declined."""
+        ...
+
+    async def moves_taken_back(self, notice: UndoNotice, *, ticket: Ticket) -> MessageId:
+        """Post the board after moves were taken back."""
+        ...
+
+    async def timed_out(self, notice: TimeoutNotice, *, ticket: Ticket) -> MessageId:
+        """Post a loss on time where the game is played, mentioning both players."""
+        ...
+
+    async def timeout_dm(self, notice: TimeoutNotice, user_id: int, *, ticket: Ticket) -> MessageId:
+        """Tell a player by direct message that a game of theirs was lost on time."""
+        ...
+
+    async def reminder(self, notice: ReminderNotice, *, ticket: Ticket) -> MessageId:
         """Remind a player that their time runs low: by direct message when
         `notice.by_dm` (in the game's thread if that fails), else in the game's thread."""
+        ...
 
-    async def timed_out(self, notice: TimeoutNotice) -> None:
-        """Post a loss on time in the game's thread, telling both players, and send a
-        direct message to each player in `notice.dm_user_ids`."""
+    async def turn_waiting(self, notice: TurnNotice, *, ticket: Ticket) -> MessageId:
+        """Tell a player by direct message that it is their turn (they asked for it)."""
+        ...
 
-    async def digest(self, notice: DigestNotice) -> None:
+    async def digest(self, notice: DigestNotice, *, ticket: Ticket) -> MessageId:
         """Send a player the direct message listing the games waiting for them."""
+        ...
 
-    async def vacation_changed(self, notice: VacationNotice) -> None:
-        """Tell the opponents in each of the player's games that the player is away or
-        back (and the player too, by direct message, when `notice.dm`)."""
+    async def vacation_changed(self, notice: VacationNotice, *, ticket: Ticket) -> MessageId:
+        """Tell the opponents in each game of `notice.games` that the player is away or
+        back."""
+        ...
 
+    async def vacation_dm(self, notice: VacationNotice, *, ticket: Ticket) -> MessageId:
+        """Tell the player by direct message that their vacation ended by itself (with
+        their games in `notice.games`)."""
+        ...
 
-@runtime_checkable
-class TournamentNotifier(Protocol):
-    """Announces what a tournament does by itself (a front end implements it)."""
+    async def undelivered(self, notice: UndeliveredNotice, *, ticket: Ticket) -> MessageId:
+        """Tell a player by direct message that something could not be posted, and why."""
+        ...
 
-    async def tournament_round_started(self, tournament: TournamentView, number: int) -> None:
+    async def challenge_expired(self, challenge: ChallengeRecord, *, ticket: Ticket) -> MessageId:
+        """A challenge nobody answered in time was closed: edit its message."""
+        ...
+
+    async def tournament_round_started(
+        self, tournament: TournamentView, number: int, *, ticket: Ticket
+    ) -> MessageId:
         """Round `number` was paired: post its pairings where the tournament is run."""
-
-    async def tournament_game_started(
-        self, tournament: TournamentView, pairing: PairingRecord, game: GameView
-    ) -> None:
-        """A tournament game was created: open its thread and call its players."""
+        ...
 
     async def tournament_games_aborted(
-        self, tournament: TournamentView, games: Sequence[GameView]
-    ) -> None:
+        self, tournament: TournamentView, games: Sequence[GameView], *, ticket: Ticket
+    ) -> MessageId:
         """Games were aborted (cancellation, withdrawal before the first move)."""
+        ...
 
-    async def tournament_finished(self, tournament: TournamentView) -> None:
+    async def tournament_finished(self, tournament: TournamentView, *, ticket: Ticket) -> MessageId:
         """The last round ended: post the final standings."""
+        ...
 
-    async def tournament_cancelled(self, tournament: TournamentView, reason: str) -> None:
+    async def tournament_cancelled(
+        self, tournament: TournamentView, reason: str, *, ticket: Ticket
+    ) -> MessageId:
         """The tournament was cancelled without a command (too few players entered)."""
+        ...
 
 
 class NullNotifier:
-    """A notifier that tells nobody (for tools that only read or write the database)."""
+    """Delivers nothing (for tools that only read or write the database)."""
 
-    async def tournament_round_started(self, tournament: TournamentView, number: int) -> None:
-        """Ignore the event."""
+    async def game_started(self, notice: StartNotice, *, ticket: Ticket) -> MessageId:
+        """Deliver nothing."""
+        return None
 
-    async def tournament_game_started(
-        self, tournament: TournamentView, pairing: PairingRecord, game: GameView
-    ) -> None:
-        """Ignore the event."""
+    async def move_played(self, notice: MoveNotice, *, ticket: Ticket) -> MessageId:
+        """Deliver nothing."""
+        return None
+
+    async def game_finished(self, notice: EndNotice, *, ticket: Ticket) -> MessageId:
+        """Deliver nothing."""
+        return None
+
+    async def offer_made(self, notice: OfferNotice, *, ticket: Ticket) -> MessageId:
+        """Deliver nothing."""
+        return None
+
+    async def offer_declined(self, notice: AnswerNotice, *, ticket: Ticket) -> MessageId:
+        """Deliver nothing."""
+        return None
+
+    async def moves_taken_back(self, notice: UndoNotice, *, ticket: Ticket) -> MessageId:
+        """Deliver nothing."""
+        return None
+
+    async def timed_out(self, notice: TimeoutNotice, *, ticket: Ticket) -> MessageId:
+        """Deliver nothing."""
+        return None
+
+    async def timeout_dm(self, notice: TimeoutNotice, user_id: int, *, ticket: Ticket) -> MessageId:
+        """Deliver nothing."""
+        return None
+
+    async def reminder(self, notice: ReminderNotice, *, ticket: Ticket) -> MessageId:
+        """Deliver nothing."""
+        return None
+
+    async def turn_waiting(self, notice: TurnNotice, *, ticket: Ticket) -> MessageId:
+        """Deliver nothing."""
+        return None
+
+    async def digest(self, notice: DigestNotice, *, ticket: Ticket) -> MessageId:
+        """Deliver nothing."""
+        return None
+
+    async def vacation_changed(self, notice: VacationNotice, *, ticket: Ticket) -> MessageId:
+        """Deliver nothing."""
+        return None
+
+    async def vacation_dm(self, notice: VacationNotice, *, ticket: Ticket) -> MessageId:
+        """Deliver nothing."""
+        return None
+
+    async def undelivered(self, notice: UndeliveredNotice, *, ticket: Ticket) -> MessageId:
+        """Deliver nothing."""
+        return None
+
+    async def challenge_expired(self, challenge: ChallengeRecord, *, ticket: Ticket) -> MessageId:
+        """Deliver nothing."""
+        return None
+
+    async def tournament_round_started(
+        self, tournament: TournamentView, number: int, *, ticket: Ticket
+    ) -> MessageId:
+        """Deliver nothing."""
+        return None
 
     async def tournament_games_aborted(
-        self, tournament: TournamentView, games: Sequence[GameView]
-    ) -> None:
-        """Ignore the event."""
+        self, tournament: TournamentView, games: Sequence[GameView], *, ticket: Ticket
+    ) -> MessageId:
+        """Deliver nothing."""
+        return None
 
-    async def tournament_finished(self, tournament: TournamentView) -> None:
-        """Ignore the event."""
+    async def tournament_finished(self, tournament: TournamentView, *, ticket: Ticket) -> MessageId:
+        """Deliver nothing."""
+        return None
 
-    async def tournament_cancelled(self, tournament: TournamentView, reason: str) -> None:
-        """Ignore the event."""
-
-    async def challenge_expired(self, challenge: ChallengeRecord) -> None:
-        """Ignore the event."""
-
-    async def move_played(self, result: MoveResult) -> None:
-        """Ignore the event."""
-
-    async def game_finished(self, view: GameView) -> None:
-        """Ignore the event."""
-
-    async def turn_waiting(self, notice: TurnNotice) -> None:
-        """Ignore the event."""
-
-    async def reminder(self, notice: ReminderNotice) -> None:
-        """Ignore the event."""
-
-    async def timed_out(self, notice: TimeoutNotice) -> None:
-        """Ignore the event."""
-
-    async def digest(self, notice: DigestNotice) -> None:
-        """Ignore the event."""
-
-    async def vacation_changed(self, notice: VacationNotice) -> None:
-        """Ignore the event."""
+    async def tournament_cancelled(
+        self, tournament: TournamentView, reason: str, *, ticket: Ticket
+    ) -> MessageId:
+        """Deliver nothing."""
+        return None

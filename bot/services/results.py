@@ -131,6 +131,10 @@ class UndoResult:
     """The seat that asked for the undo."""
     moves: Sequence[MoveRecord]
     """The moves that would be or were taken back, oldest first."""
+    allowed: bool = False
+    """True when the opponent allowed the undo (it is announced to both); False for a
+    request not answered yet, refused, or one's own unfinished turn taken back at once
+    (which only the player sees)."""
 
     @property
     def notation(self) -> str:

@@ -32,20 +32,21 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-from collections.abc import Awaitable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from functools import partial
 
 from bot.competition.records import Entrant, Result
 from bot.competition.tournament import MIN_PLAYERS, Format, Tournament
+from bot.services.announcements import Kind, tournament_row
 from bot.services.background import Background
 from bot.services.clock import Clock
 from bot.services.durations import format_duration, parse_duration, parse_time_control
 from bot.services.errors import InvalidInputError, InvalidStateError, NotAllowedError, NotFoundError
 from bot.services.games import GameService
 from bot.services.locks import KeyedLocks
-from bot.services.notify import TournamentNotifier
+from bot.services.outbox import Outbox
 from bot.services.players import Player
 from bot.services.ratings import RatingService
 from bot.services.results import GameView
@@ -57,7 +58,7 @@ from bot.storage.competition import (
     TournamentRecord,
     TournamentStatus,
 )
-from bot.storage.repository import GameStatus, NewGame, Repository
+from bot.storage.repository import GameStatus, LockKind, NewAnnouncement, NewGame, Repository
 from rules import OptionValue, get_game
 
 log = logging.getLogger(__name__)
@@ -126,7 +127,7 @@ class TournamentService:
         ratings: RatingService,
         settings: SettingsService,
         *,
-        notifier: TournamentNotifier,
+        outbox: Outbox,
         background: Background,
     ) -> None:
         self._repository = repository
@@ -134,7 +135,7 @@ class TournamentService:
         self._games = games
         self._ratings = ratings
         self._settings = settings
-        self._notifier = notifier
+        self._outbox = outbox
         self._background = background
         self._locks = KeyedLocks()
         self._waiting: set[int] = set()
@@ -408,10 +409,7 @@ class TournamentService:
                         f"entries closed with {_players(len(view.entrants))}; at least "
                         f"{MIN_PLAYERS} are needed"
                     )
-                    cancelled = await self._cancel(view)
-                    await self._notify(
-                        self._notifier.tournament_cancelled(cancelled.tournament, reason)
-                    )
+                    await self._cancel(view, announce=reason)
             handled.append(record.id)
             await self.advance(record.id)
         return handled
@@ -471,9 +469,8 @@ class TournamentService:
         view = await self._collect_results(view)
         state = view.state
         assert state is not None
-        while made := await asyncio.to_thread(state.advance):
-            await self._repository.add_pairings(tournament_id, made)
-            state = state.with_pairings(made)
+        while await self._pair_next(tournament_id):
+            pass
         view = await self._make_games(await self.view(tournament_id))
         view = await self._announce(view)
         state = view.state
@@ -482,11 +479,27 @@ class TournamentService:
             finished = view.record.evolve(
                 status=TournamentStatus.FINISHED, finished_at=now, updated_at=now
             )
-            await self._repository.update_tournament(finished)
+            async with self._repository.atomic():
+                await self._repository.update_tournament(finished)
+                await self._outbox.add([self._row(Kind.TOURNAMENT_FINISHED, finished, {})])
+            await self._outbox.committed()
             view = await self.view(tournament_id)
             log.info("tournament %s finished", tournament_id)
-            await self._notify(self._notifier.tournament_finished(view))
         return view
+
+    async def _pair_next(self, tournament_id: int) -> bool:
+        """Pair whatever can be paired now, in one transaction holding the tournament's
+        lock (other processes wait, then see the pairings); False when nothing could be."""
+        async with self._repository.atomic():
+            await self._repository.lock(LockKind.TOURNAMENT, tournament_id)
+            state = (await self.view(tournament_id)).state
+            if state is None:
+                return False
+            made = await asyncio.to_thread(state.advance)
+            if not made:
+                return False
+            await self._repository.add_pairings(tournament_id, made)
+        return True
 
     async def _collect_results(self, view: TournamentView) -> TournamentView:
         """Store results of games that ended while their result did not reach us."""
@@ -540,24 +553,38 @@ class TournamentService:
                 made = True
         return await self.view(view.id) if made else view
 
+    def _row(
+        self, kind: Kind, record: TournamentRecord, data: dict[str, object]
+    ) -> NewAnnouncement:
+        return tournament_row(kind, record.id, record.guild_id, data)
+
     async def _announce(self, view: TournamentView) -> TournamentView:
-        """Post each new round's pairings, then start each new game with its players."""
+        """Store the announcements of each new round (its pairings, then each new game's
+        thread and first board), each with the step that records it as announced."""
         record = view.record
+        announced = False
+        round_post: int | None = None
         for number in range(record.announced_round + 1, view.current_round + 1):
-            await self._notify(self._notifier.tournament_round_started(view, number))
             record = record.evolve(announced_round=number, updated_at=self._clock.now())
-            await self._repository.update_tournament(record)
-        view = TournamentView(record, view.entrants, view.pairings)
+            async with self._repository.atomic():
+                await self._repository.update_tournament(record)
+                (stored,) = await self._outbox.add(
+                    [self._row(Kind.ROUND, record, {"round": number})]
+                )
+            round_post = stored.id
+            announced = True
         for pairing in view.pairings:
             if pairing.game_id is None or pairing.announced or pairing.result is not None:
                 continue
-            game = await self._games.view(pairing.game_id)
-            try:
-                await self._notifier.tournament_game_started(view, pairing, game)
-            except Exception:
-                log.exception("tournament %s: announcing game %s failed", view.id, game.id)
-                continue  # announced again on the next scheduler tick
-            await self._repository.mark_pairing_announced(pairing.id)
+            game = await self._games.record(pairing.game_id)
+            async with self._repository.atomic():
+                await self._repository.mark_pairing_announced(pairing.id)
+                start, *more = await self._games.start_rows(game, pairing)
+                # The game's thread opens after its round's pairings are posted.
+                await self._outbox.add([replace(start, after=round_post), *more])
+            announced = True
+        if announced:
+            await self._outbox.committed()
         return await self.view(view.id)
 
     # --- leaving a running tournament ---
@@ -622,10 +649,14 @@ class TournamentService:
                 for stored, changed in zip(view.pairings, after.pairings, strict=True)
                 if stored.result is None and changed.result is not None
             ]
-            await self._repository.withdraw_entrant(view.id, target, self._clock.now(), forfeits)
+            async with self._repository.atomic():
+                await self._repository.withdraw_entrant(
+                    view.id, target, self._clock.now(), forfeits
+                )
+                if aborted:
+                    await self._outbox.add([self._aborted_row(view.record, aborted)])
+            await self._outbox.committed()
             view = await self.view(view.id)
-        if aborted:
-            await self._notify(self._notifier.tournament_games_aborted(view, aborted))
         log.info("tournament %s: player %s withdrew", view.id, target)
         self._schedule(view.id, "after a withdrawal")
         return Withdrawal(view, target, tuple(resigned), tuple(aborted))
@@ -642,15 +673,17 @@ class TournamentService:
             view = await self.view(view.id)
             if view.record.status not in ACTIVE:
                 raise InvalidStateError(f"{view.record.name} {_state(view.record)}.")
-            cancelled = await self._cancel(view, by=member.player.name)
-        if cancelled.aborted:
-            await self._notify(
-                self._notifier.tournament_games_aborted(cancelled.tournament, cancelled.aborted)
-            )
-        return cancelled
+            return await self._cancel(view, by=member.player.name)
 
-    async def _cancel(self, view: TournamentView, by: str | None = None) -> Cancellation:
-        """Abort the games in progress and store the cancellation (under the lock)."""
+    def _aborted_row(self, record: TournamentRecord, games: Sequence[GameView]) -> NewAnnouncement:
+        return self._row(Kind.ROUND_ABORTED, record, {"games": [game.id for game in games]})
+
+    async def _cancel(
+        self, view: TournamentView, by: str | None = None, announce: str | None = None
+    ) -> Cancellation:
+        """Abort the games in progress and store the cancellation (under the lock), with
+        the news of the aborted games, and with `announce` (why it was cancelled by itself)
+        posted where the tournament is run."""
         reason = f"{view.record.name} was cancelled" + (f" by {by}" if by else "")
         aborted = []
         for pairing in view.pairings:
@@ -662,19 +695,15 @@ class TournamentService:
         record = view.record.evolve(
             status=TournamentStatus.CANCELLED, finished_at=now, updated_at=now
         )
-        await self._repository.update_tournament(record)
+        rows = [self._aborted_row(record, aborted)] if aborted else []
+        if announce is not None:
+            rows.append(self._row(Kind.TOURNAMENT_CANCELLED, record, {"reason": announce}))
+        async with self._repository.atomic():
+            await self._repository.update_tournament(record)
+            await self._outbox.add(rows)
+        await self._outbox.committed()
         log.info("tournament %s cancelled", view.id)
         return Cancellation(await self.view(view.id), tuple(aborted))
-
-    # --- helpers ---
-
-    @staticmethod
-    async def _notify(announcement: Awaitable[None]) -> None:
-        """Await an announcement; a front end's failure is logged, never fatal."""
-        try:
-            await announcement
-        except Exception:
-            log.exception("a tournament announcement failed")
 
 
 def _players(count: int) -> str:

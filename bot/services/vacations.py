@@ -14,12 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from bot.services.alerts import VacationNotice
+from bot.services.announcements import vacation_rows
 from bot.services.clock import Clock
 from bot.services.clocks import ClockService
 from bot.services.durations import format_duration, parse_duration
 from bot.services.errors import ConflictError, InvalidInputError, InvalidStateError
-from bot.services.notify import Notifier
+from bot.services.outbox import Outbox
 from bot.storage.repository import GameRecord, Repository, Vacation
 
 log = logging.getLogger(__name__)
@@ -108,14 +108,14 @@ class VacationService:
         repository: Repository,
         clock: Clock,
         clocks: ClockService,
-        notifier: Notifier,
+        outbox: Outbox,
         *,
         allowance: timedelta = DEFAULT_ALLOWANCE,
     ) -> None:
         self._repository = repository
         self._clock = clock
         self._clocks = clocks
-        self._notifier = notifier
+        self._outbox = outbox
         self.allowance = allowance
         """Vacation time per calendar year."""
 
@@ -151,10 +151,13 @@ class VacationService:
                 f"in {now.year}, and a vacation needs at least {format_duration(MIN_VACATION)}. "
                 "The allowance renews on 1 January."
             )
-        vacation = await self._repository.start_vacation(user_id, now, end)
+        async with self._repository.atomic():
+            vacation = await self._repository.start_vacation(user_id, now, end)
+            if vacation is not None:
+                await self._tell(vacation, started=True, dm=False)
         if vacation is None:
             raise ConflictError("You went on vacation at the same moment elsewhere.")
-        games = await self._announce(vacation, started=True, dm=False)
+        games = await self._reschedule(vacation)
         shortened = wanted is not None and end - now < wanted
         return VacationChange(vacation, await self.status(user_id), games, shortened)
 
@@ -164,35 +167,37 @@ class VacationService:
         status = await self.status(user_id)
         if status.vacation is None:
             raise InvalidStateError("You are not on vacation.")
-        ended = await self._repository.end_vacation(status.vacation.id, self._clock.now())
+        async with self._repository.atomic():
+            ended = await self._repository.end_vacation(status.vacation.id, self._clock.now())
+            if ended is not None:
+                await self._tell(ended, started=False, dm=False)
         if ended is None:
             raise ConflictError("Your vacation ended at the same moment.")
-        games = await self._announce(ended, started=False, dm=False)
+        games = await self._reschedule(ended)
         return VacationChange(ended, await self.status(user_id), games)
 
     async def end_due(self) -> list[Vacation]:
         """Close every vacation whose planned end has come, and tell those concerned."""
         closed = []
         for vacation in await self._repository.due_vacations(self._clock.now()):
-            ended = await self._repository.end_vacation(vacation.id, vacation.ends_at)
+            settings = await self._repository.get_user_settings(vacation.user_id)
+            async with self._repository.atomic():
+                ended = await self._repository.end_vacation(vacation.id, vacation.ends_at)
+                if ended is not None:
+                    await self._tell(ended, started=False, dm=settings.wants_dms)
             if ended is None:
                 continue
-            settings = await self._repository.get_user_settings(ended.user_id)
-            try:
-                await self._announce(ended, started=False, dm=settings.wants_dms)
-            except Exception:
-                log.exception("announcing the end of vacation %s failed", ended.id)
+            await self._reschedule(ended)
             closed.append(ended)
         return closed
 
-    async def _announce(
-        self, vacation: Vacation, *, started: bool, dm: bool
-    ) -> tuple[GameRecord, ...]:
-        """Recompute the user's clocks and tell their opponents; return their games."""
-        games = tuple(await self._clocks.reschedule_user(vacation.user_id))
-        notice = VacationNotice(vacation.user_id, vacation, started, games, dm)
-        try:
-            await self._notifier.vacation_changed(notice)
-        except Exception:
-            log.exception("announcing vacation %s failed", vacation.id)
-        return games
+    async def _tell(self, vacation: Vacation, *, started: bool, dm: bool) -> None:
+        """Store the news for the player's opponents, in each game (and for the player by
+        direct message with `dm`), in the transaction that starts or ends the vacation."""
+        games = await self._repository.active_games(user_id=vacation.user_id)
+        await self._outbox.add(vacation_rows(vacation.user_id, vacation, started, games, dm))
+
+    async def _reschedule(self, vacation: Vacation) -> tuple[GameRecord, ...]:
+        """Recompute the user's clocks; return their games."""
+        await self._outbox.committed()
+        return tuple(await self._clocks.reschedule_user(vacation.user_id))

@@ -43,6 +43,13 @@ class GameStatus(enum.StrEnum):
     ABORTED = "aborted"
 
 
+class LockKind(enum.IntEnum):
+    """What a cross-process lock (`Repository.lock`) protects; the number names it."""
+
+    GAME = 1
+    TOURNAMENT = 2
+
+
 class ChallengeStatus(enum.StrEnum):
     """Where a challenge is in its life; only `OPEN` challenges can change."""
 
@@ -334,6 +341,8 @@ class NewAnnouncement:
     game_id: int | None = None
     reply: Mapping[str, Any] | None = None
     """The interaction that answers it first, if any (the front end's own data)."""
+    after: int | None = None
+    """Another announcement (of another stream) that must be delivered first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,6 +385,10 @@ class Repository(Protocol):
     def atomic(self) -> AbstractAsyncContextManager[object]:
         """One transaction around several calls of this task: all are stored, or none."""
         ...
+
+    async def lock(self, kind: LockKind, key: int) -> None:
+        """Inside `atomic()`: hold the lock on one game or tournament until the
+        transaction ends, across every process sharing the database."""
 
     # --- challenges ---
 
@@ -720,7 +733,7 @@ class Repository(Protocol):
     async def claim_announcement(
         self, announcement_id: int, now: datetime, owner: str, lease_until: datetime
     ) -> Announcement | None:
-        """Take one announcement now, if it is pending, available or held by `owner`, and
+        """Take one announcement now, if it is pending, available (nobody holds it) and
         the first pending one of its stream; None otherwise."""
         ...
 
@@ -732,9 +745,10 @@ class Repository(Protocol):
         ...
 
     async def retry_announcement(
-        self, announcement_id: int, available_at: datetime, error: str
+        self, announcement_id: int, available_at: datetime, error: str, *, failed: bool = True
     ) -> None:
-        """Give a pending announcement back, to be tried again from `available_at`."""
+        """Give a pending announcement back, to be tried again from `available_at`; with
+        `failed=False` the attempt given back does not count (it was too early)."""
 
     async def park_announcement(self, announcement_id: int, reason: str, now: datetime) -> bool:
         """Give up on a pending announcement, keeping the reason; False if not pending."""

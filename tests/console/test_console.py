@@ -213,7 +213,7 @@ async def test_pictures_are_written(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     def fake_render(view, **kwargs) -> BoardImage:
         return BoardImage(b"\x89PNG fake", view.state.diagram(), f"game-{view.id}.png")
 
-    monkeypatch.setattr("bot.console.app.render_board", fake_render)
+    monkeypatch.setattr("bot.console.output.render_board", fake_render)
     session = await open_session(tmp_path / "p.sqlite3", ManualClock(), tmp_path / "boards")
     try:
         printed = await session.run("alice> /play groups @bob\nbob> /accept\n")

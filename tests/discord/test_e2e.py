@@ -14,6 +14,7 @@ import pytest
 from bot.client import TabulaBot
 from bot.config import Settings
 from bot.services.clock import Clock, ManualClock
+from bot.storage.repository import AnnouncementStatus
 from rules import get_game
 from tests.fakediscord import permissions as perm
 from tests.fakediscord.fake import FakeDiscord
@@ -83,7 +84,7 @@ async def test_a_whole_game(
             fake_club, {"game": "groups", "start": "drop", "colour": "white"}
         )
         assert thread.type == 11 and thread.parent is fake_club.channel
-        assert thread.name == "Groups · Alice vs Bob"
+        assert thread.name == "Groups #1 · Alice vs Bob"
         assert board.attachments and board.attachments[0].content_type == "image/png"
         assert f"{alice.mention} to move (White)" in board.content
         assert [label for _, label, _ in board.buttons()] == [
@@ -389,16 +390,19 @@ async def test_unexpected_errors_are_logged_and_answered(
 async def test_late_interactions_are_deferred(
     fake_club: FakeClub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """An interaction close to its deadline is deferred, then answered by a follow-up."""
+    """An interaction close to its deadline is deferred privately; the board is then posted
+    in the thread (once), and the player gets a private pointer to it."""
     fake, alice = fake_club.fake, fake_club.alice
     async with running(fake, tmp_path / "t.sqlite3"):
         _, thread = await challenge_and_accept(fake_club, {"game": "groups", "colour": "white"})
-        monkeypatch.setattr("bot.discord_ui.flows.DEFER_AFTER", 0.0)  # every answer is "late"
+        monkeypatch.setattr("bot.discord_ui.replies.DEFER_AFTER", 0.0)  # every answer is "late"
         inter = await fake.slash(alice, thread, "move", {"notation": "d3-e2"})
-        assert (await inter.response()).type == 5
-        (board,) = await inter.followups()
-        assert "Move 1: Alice played **d3-e2**." in board.content and board.attachments
-        assert not board.ephemeral
+        response = await inter.response()
+        assert response.type == 5 and response.ephemeral
+        (pointer,) = await inter.followups()
+        assert pointer.ephemeral and pointer.content == f"Done: it is posted in <#{thread.id}>."
+        boards = [m for m in thread.messages if "Move 1: Alice played **d3-e2**." in m.content]
+        assert len(boards) == 1 and boards[0].attachments and boards[0].interaction is None
 
 
 async def test_missing_permissions_are_explained(fake_club: FakeClub, tmp_path: Path) -> None:
@@ -418,9 +422,18 @@ async def test_missing_permissions_are_explained(fake_club: FakeClub, tmp_path: 
         assert (await accept.response()).type == 7
         (apology,) = await accept.followups()
         assert apology.ephemeral
-        assert apology.content.startswith("Discord did not let me do that here")
+        assert apology.content.startswith(
+            "Game #1 is stored, but I could not open it here: Discord refused to let me post in "
+        )
         assert "Send Messages" in apology.content
         assert (await bot.services.games.record(1)).is_active  # the game exists: /board works
+        for player in (fake_club.alice, fake_club.bob):  # both told by direct message
+            dm = await fake.wait_for_message(fake.dm_channel(player), lambda m: True)
+            assert dm.content.startswith(f"I could not post in <#{closed.id}> about game #1")
+        [parked] = await bot.services.repository.list_announcements(
+            status=AnnouncementStatus.PARKED
+        )
+        assert parked.kind == "start" and "Missing Permissions" in (parked.error or "")
 
 
 async def test_board_draw_and_resign_by_command_and_moves_sent_together(

@@ -46,7 +46,7 @@ async def test_a_game_against_the_computer(fake_club: FakeClub, tmp_path: Path) 
         assert announcement is not None and not announcement.ephemeral
         board = await fake.wait_for_message(None, lambda m: "The game begins" in m.content)
         thread = board.channel
-        assert thread.name == "Groups · Alice vs Tabula (easy)"
+        assert thread.name == "Groups #1 · Alice vs Tabula (easy)"
         edited = await fake.wait_for_message(channel, lambda m: f"<#{thread.id}>" in m.content)
         assert edited is announcement
         assert announcement.content.startswith(f"{alice.mention} plays Groups against Tabula")

@@ -6,11 +6,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from bot.services.announcements import StartNotice
+from bot.services.notify import Ticket
 from tests.discord.test_e2e import running
 from tests.fakediscord.fixtures import FakeClub
 from tests.fakediscord.state import FakeChannel, FakeMessage, FakeUser
 
-ROUND_THREAD = re.compile(r"Club Cup R(?P<round>\d) · (?P<first>\w+) vs (?P<second>\w+)")
+ROUND_THREAD = re.compile(
+    r"Club Cup R(?P<round>\d) #(?P<game>\d+) · (?P<first>\w+) vs (?P<second>\w+)"
+)
 
 
 async def private_text(inter) -> str:
@@ -171,7 +175,8 @@ async def test_an_organiser_role_a_withdrawal_and_a_cancellation(
 async def test_a_game_announced_again_after_a_crash_keeps_its_thread(
     fake_club: FakeClub, tmp_path: Path
 ) -> None:
-    """A game whose announcement was not recorded is posted again into its own thread."""
+    """A game announced again (a retried delivery) is posted into its own thread: no
+    second thread."""
     fake, alice, bob, carol = fake_club.fake, fake_club.alice, fake_club.bob, fake_club.carol
     channel = fake_club.channel
     async with running(fake, tmp_path / "t.sqlite3") as bot:
@@ -188,6 +193,7 @@ async def test_a_game_announced_again_after_a_crash_keeps_its_thread(
         [pairing] = view.pairings
         assert pairing.game_id is not None and pairing.announced
         game = await bot.services.games.view(pairing.game_id)
-        await bot.flows.tournament_game_started(view, pairing, game)
+        notice = StartNotice(game, view, pairing)
+        await bot.notifier.game_started(notice, ticket=Ticket(10_000, attempts=2))
         boards = [m for m in thread.messages if "The game begins" in m.content]
         assert len(boards) == 2 and len(channel.threads) == 1

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 
@@ -16,9 +17,19 @@ from bot.services.alerts import (
     TurnNotice,
     VacationNotice,
 )
+from bot.services.announcements import (
+    AnswerNotice,
+    EndNotice,
+    MoveNotice,
+    OfferNotice,
+    StartNotice,
+    UndeliveredNotice,
+    UndoNotice,
+)
 from bot.services.clock import ManualClock
 from bot.services.clocks import ClockStatus
 from bot.services.container import Services
+from bot.services.notify import Ticket
 from bot.services.players import Player
 from bot.services.results import GameView, MoveResult
 from bot.services.tournament_views import TournamentView
@@ -37,67 +48,131 @@ CHANNEL = 600
 
 @dataclass
 class RecordingNotifier:
-    """Keeps every announcement, to check what the services told the players."""
+    """Keeps every announcement delivered, to check what the services told the players."""
 
-    expired: list[ChallengeRecord] = field(default_factory=list)
-    moves: list[MoveResult] = field(default_factory=list)
+    starts: list[StartNotice] = field(default_factory=list)
+    moves: list[MoveNotice] = field(default_factory=list)
     finished: list[GameView] = field(default_factory=list)
-
-    async def challenge_expired(self, challenge: ChallengeRecord) -> None:
-        self.expired.append(challenge)
-
-    async def move_played(self, result: MoveResult) -> None:
-        self.moves.append(result)
-
-    async def game_finished(self, view: GameView) -> None:
-        self.finished.append(view)
-
+    offers: list[OfferNotice] = field(default_factory=list)
+    declines: list[AnswerNotice] = field(default_factory=list)
+    undos: list[UndoNotice] = field(default_factory=list)
+    expired: list[ChallengeRecord] = field(default_factory=list)
     turns: list[TurnNotice] = field(default_factory=list)
     reminders: list[ReminderNotice] = field(default_factory=list)
     timeouts: list[TimeoutNotice] = field(default_factory=list)
+    timeout_dms: list[tuple[int, TimeoutNotice]] = field(default_factory=list)
     digests: list[DigestNotice] = field(default_factory=list)
     vacations: list[VacationNotice] = field(default_factory=list)
-
-    async def turn_waiting(self, notice: TurnNotice) -> None:
-        self.turns.append(notice)
-
-    async def reminder(self, notice: ReminderNotice) -> None:
-        self.reminders.append(notice)
-
-    async def timed_out(self, notice: TimeoutNotice) -> None:
-        self.timeouts.append(notice)
-
-    async def digest(self, notice: DigestNotice) -> None:
-        self.digests.append(notice)
-
-    async def vacation_changed(self, notice: VacationNotice) -> None:
-        self.vacations.append(notice)
-
+    undelivered_dms: list[UndeliveredNotice] = field(default_factory=list)
+    replies: list[Mapping[str, Any]] = field(default_factory=list)
+    """The reply handles of answerable announcements the dispatcher delivered."""
     rounds: list[tuple[int, int]] = field(default_factory=list)
     """(tournament, round) for every round announced."""
-    game_starts: list[tuple[int, PairingRecord, GameView]] = field(default_factory=list)
     aborted: list[GameView] = field(default_factory=list)
     tournaments_finished: list[TournamentView] = field(default_factory=list)
     cancelled: list[tuple[TournamentView, str]] = field(default_factory=list)
+    sent: int = 0
 
-    async def tournament_round_started(self, tournament: TournamentView, number: int) -> None:
+    @property
+    def game_starts(self) -> list[tuple[int, PairingRecord, GameView]]:
+        """(tournament, pairing, game) for every tournament game started."""
+        return [
+            (notice.tournament.id, notice.pairing, notice.view)
+            for notice in self.starts
+            if notice.tournament is not None and notice.pairing is not None
+        ]
+
+    tickets: list[Ticket] = field(default_factory=list)
+    """Every delivery's ticket, in the order delivered."""
+
+    def _id(self, ticket: Ticket) -> int:
+        self.tickets.append(ticket)
+        if ticket.reply is not None:
+            self.replies.append(ticket.reply)
+        self.sent += 1
+        return self.sent
+
+    async def game_started(self, notice: StartNotice, *, ticket: Ticket) -> int:
+        self.starts.append(notice)
+        return self._id(ticket)
+
+    async def move_played(self, notice: MoveNotice, *, ticket: Ticket) -> int:
+        self.moves.append(notice)
+        return self._id(ticket)
+
+    async def game_finished(self, notice: EndNotice, *, ticket: Ticket) -> int:
+        self.finished.append(notice.view)
+        return self._id(ticket)
+
+    async def offer_made(self, notice: OfferNotice, *, ticket: Ticket) -> int:
+        self.offers.append(notice)
+        return self._id(ticket)
+
+    async def offer_declined(self, notice: AnswerNotice, *, ticket: Ticket) -> int:
+        self.declines.append(notice)
+        return self._id(ticket)
+
+    async def moves_taken_back(self, notice: UndoNotice, *, ticket: Ticket) -> int:
+        self.undos.append(notice)
+        return self._id(ticket)
+
+    async def challenge_expired(self, challenge: ChallengeRecord, *, ticket: Ticket) -> int:
+        self.expired.append(challenge)
+        return self._id(ticket)
+
+    async def turn_waiting(self, notice: TurnNotice, *, ticket: Ticket) -> int:
+        self.turns.append(notice)
+        return self._id(ticket)
+
+    async def reminder(self, notice: ReminderNotice, *, ticket: Ticket) -> int:
+        self.reminders.append(notice)
+        return self._id(ticket)
+
+    async def timed_out(self, notice: TimeoutNotice, *, ticket: Ticket) -> int:
+        self.timeouts.append(notice)
+        return self._id(ticket)
+
+    async def timeout_dm(self, notice: TimeoutNotice, user_id: int, *, ticket: Ticket) -> int:
+        self.timeout_dms.append((user_id, notice))
+        return self._id(ticket)
+
+    async def digest(self, notice: DigestNotice, *, ticket: Ticket) -> int:
+        self.digests.append(notice)
+        return self._id(ticket)
+
+    async def vacation_changed(self, notice: VacationNotice, *, ticket: Ticket) -> int:
+        self.vacations.append(notice)
+        return self._id(ticket)
+
+    async def vacation_dm(self, notice: VacationNotice, *, ticket: Ticket) -> int:
+        self.vacations.append(notice)
+        return self._id(ticket)
+
+    async def undelivered(self, notice: UndeliveredNotice, *, ticket: Ticket) -> int:
+        self.undelivered_dms.append(notice)
+        return self._id(ticket)
+
+    async def tournament_round_started(
+        self, tournament: TournamentView, number: int, *, ticket: Ticket
+    ) -> int:
         self.rounds.append((tournament.id, number))
-
-    async def tournament_game_started(
-        self, tournament: TournamentView, pairing: PairingRecord, game: GameView
-    ) -> None:
-        self.game_starts.append((tournament.id, pairing, game))
+        return self._id(ticket)
 
     async def tournament_games_aborted(
-        self, tournament: TournamentView, games: Sequence[GameView]
-    ) -> None:
+        self, tournament: TournamentView, games: Sequence[GameView], *, ticket: Ticket
+    ) -> int:
         self.aborted.extend(games)
+        return self._id(ticket)
 
-    async def tournament_finished(self, tournament: TournamentView) -> None:
+    async def tournament_finished(self, tournament: TournamentView, *, ticket: Ticket) -> int:
         self.tournaments_finished.append(tournament)
+        return self._id(ticket)
 
-    async def tournament_cancelled(self, tournament: TournamentView, reason: str) -> None:
+    async def tournament_cancelled(
+        self, tournament: TournamentView, reason: str, *, ticket: Ticket
+    ) -> int:
         self.cancelled.append((tournament, reason))
+        return self._id(ticket)
 
 
 @dataclass
@@ -114,7 +189,7 @@ class Env:
         """New services and a new connection over the same database (a bot restart)."""
         repo = await self.backend.open()
         notifier = RecordingNotifier()
-        services = Services.build(repo, self.clock, notifier, rng=random.Random(7))
+        services = build(repo, self.clock, notifier)
         return Env(self.backend, repo, self.clock, notifier, services)
 
     async def start(
@@ -139,14 +214,18 @@ class Env:
         return accepted.view
 
 
+def build(repo: SqlRepository, clock: ManualClock, notifier: RecordingNotifier) -> Services:
+    """The services, delivering their announcements as soon as they are committed."""
+    return Services.build(repo, clock, notifier, rng=random.Random(7), deliver_inline=True)
+
+
 @pytest.fixture
 async def env(backend: Backend) -> Env:
     """Services over an empty database, on each backend (closed by `backend`)."""
     repo = await backend.open()
     clock = ManualClock()
     notifier = RecordingNotifier()
-    services = Services.build(repo, clock, notifier, rng=random.Random(7))
-    return Env(backend, repo, clock, notifier, services)
+    return Env(backend, repo, clock, notifier, build(repo, clock, notifier))
 
 
 @pytest.fixture

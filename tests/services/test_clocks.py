@@ -11,6 +11,7 @@ import pytest
 from bot.services.alerts import TimeoutNotice
 from bot.services.clocks import TimeUpError
 from bot.services.errors import InvalidInputError
+from bot.services.notify import Ticket
 from bot.services.results import GameView
 from bot.storage.repository import GameStatus, NewGame
 from tests.services.conftest import ALICE, BOB, CHANNEL, GUILD, Env, play_any, status
@@ -126,7 +127,7 @@ async def test_timeout_ends_the_game_through_finish_once(env: Env) -> None:
     assert [v.id for v in finished] == [view.id]
     [notice] = env.notifier.timeouts
     assert notice.seat == 1 and notice.view.record.winner == 0
-    assert notice.dm_user_ids == (BOB.id,)  # only bob accepts direct messages
+    assert [user for user, _ in env.notifier.timeout_dms] == [BOB.id]  # only bob takes DMs
     assert env.notifier.finished == []  # announced once, as a timeout
     assert await env.repo.due_clocks(env.clock.now() + 100 * D) == []
     assert (await status(env, view)).stopped
@@ -344,15 +345,18 @@ async def test_a_failing_announcement_stops_nothing(
     env: Env, caplog: pytest.LogCaptureFixture
 ) -> None:
     """If telling the players fails, the game is still lost on time (stored first), the
-    failure is logged, and the other games due at the same tick are handled."""
+    failure is logged, the other games due at the same tick are handled, and the post is
+    tried again until it goes through."""
     first = await env.start(time_control="1d")
     second = await env.start(time_control="1d")
     announced = []
+    down = True
 
-    async def flaky(notice: TimeoutNotice) -> None:
-        if notice.view.id == first.id:
+    async def flaky(notice: TimeoutNotice, *, ticket: Ticket) -> int:
+        if notice.view.id == first.id and down:
             raise RuntimeError("Discord is down")
         announced.append(notice.view.id)
+        return 1
 
     env.notifier.timed_out = flaky  # type: ignore[method-assign]
     env.clock.advance(D)
@@ -360,5 +364,9 @@ async def test_a_failing_announcement_stops_nothing(
     for view in (first, second):
         assert (await env.services.games.record(view.id)).result_reason == NO_SHOW
     assert announced == [second.id]
-    assert "announcing the loss on time failed" in caplog.text
+    assert "(timeout, game:1) failed (attempt 1): RuntimeError: Discord is down" in caplog.text
     caplog.clear()  # the failure was the point of this test
+    down = False
+    env.clock.advance(M)
+    await env.services.dispatcher.drain()
+    assert announced == [second.id, first.id]

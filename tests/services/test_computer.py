@@ -75,6 +75,7 @@ class World:
             rng=random.Random(3),
             runner=self.runner,
             ai_seconds=1.0,
+            deliver_inline=True,
         )
         return self
 
@@ -119,7 +120,8 @@ async def test_the_computer_answers_a_move(world: World) -> None:
     assert view.record.ply == 2 and view.state.to_move == 0
     moves = await world.repo.list_moves(game_id)
     assert [(m.seat, m.user_id) for m in moves] == [(0, ALICE.id), (1, None)]
-    assert [r.move.notation for r in world.notifier.moves] == [moves[1].notation]
+    assert [n.move.notation for n in world.notifier.moves] == ["d3-e2", moves[1].notation]
+    assert [n.move.user_id for n in world.notifier.moves] == [ALICE.id, None]
     replayed = get_game("groups").new_game().play_text("d3-e2").play_text(moves[1].notation)
     assert replayed == view.state
 
@@ -188,7 +190,8 @@ async def test_an_undo_while_the_computer_thinks_drops_its_move(gated: World) ->
     await gated.services.computer.idle()
     view = await games.view(game_id)
     assert view.record.ply == 0 and view.state.to_move == 0
-    assert gated.notifier.moves == []
+    assert [n.move.user_id for n in gated.notifier.moves] == [ALICE.id]  # none by the computer
+    assert [n.notation for n in gated.notifier.undos] == ["d3-e2"]
 
 
 async def test_the_computer_lets_a_move_be_taken_back(world: World) -> None:
@@ -248,7 +251,8 @@ async def test_the_computer_plays_a_whole_diffusion_turn(world: World) -> None:
     await world.services.computer.idle()
     view = await world.services.games.view(game_id)
     assert view.record.ply == 4 and view.state.to_move == 1
-    assert [r.turn_complete for r in world.notifier.moves] == [False, False, False, True]
+    (turn,) = world.notifier.moves  # a turn of four moves is announced once, when complete
+    assert [move.ply for move in turn.turn_moves] == [1, 2, 3, 4]
     legal = next(iter(view.state.legal_moves()))
     await world.services.games.play(game_id, ALICE.id, view.state.format_move(legal))
     assert not world.services.computer.thinking(game_id)

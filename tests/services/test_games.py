@@ -20,7 +20,7 @@ from bot.services.games import GameService, undo_start
 from bot.services.results import DrawStatus, GameView, UndoStatus
 from bot.storage.repository import GameStatus, MoveRecord, NewGame, Snapshot
 from rules import IllegalMoveError, InvalidMoveError, get_game
-from tests.services.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Env, RecordingNotifier
+from tests.services.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Env
 
 DROP_WIN = ["c3", "c5", "d3", "d5", "e3", "e5", "f3", "f5", "c4", "c6", "d4"]
 """Groups with start=drop: White (alice) connects six with the last move."""
@@ -304,7 +304,7 @@ async def test_restart_continues_the_game(env: Env) -> None:
 
 async def test_snapshot_and_replay_agree(env: Env) -> None:
     """The state from snapshot + replay equals the state from replaying every move."""
-    games = GameService(env.repo, env.clock, env.notifier, snapshot_every=5)
+    games = GameService(env.repo, env.clock, env.services.outbox, snapshot_every=5)
     view = await env.start()
     rng = random.Random(3)
     players = view.record.players
@@ -342,7 +342,7 @@ async def test_unreadable_snapshot_falls_back_to_the_full_log(env: Env) -> None:
 
 
 async def test_computer_moves_are_announced(env: Env) -> None:
-    """A computer seat moves through play_computer_move; the notifier posts it."""
+    """A computer seat moves through play_computer_move; it is announced like a player's."""
     record = await env.repo.create_game(
         NewGame(
             game="groups",
@@ -361,7 +361,10 @@ async def test_computer_moves_are_announced(env: Env) -> None:
     await games.play(record.id, ALICE.id, "d3-e2")
     result = await games.play_computer_move(record.id, "e3-e1")
     assert result.move.user_id is None and result.move.seat == 1
-    assert [r.move.notation for r in env.notifier.moves] == ["e3-e1"]
+    assert [(n.move.notation, n.move.user_id) for n in env.notifier.moves] == [
+        ("d3-e2", ALICE.id),
+        ("e3-e1", None),
+    ]
 
 
 async def test_finish_for_reasons_outside_the_rules(env: Env) -> None:
@@ -458,7 +461,7 @@ async def test_service_errors_are_service_errors() -> None:
 
 async def test_state_cache_is_bounded(env: Env) -> None:
     """The cache forgets the least recently used games beyond its size."""
-    games = GameService(env.repo, env.clock, RecordingNotifier(), cache_size=2)
+    games = GameService(env.repo, env.clock, env.services.outbox, cache_size=2)
     views = [await env.start() for _ in range(3)]
     for view in views:
         await games.view(view.id)

@@ -60,7 +60,7 @@ async def test_a_rated_win_by_moves_updates_both_players_once(env: Env) -> None:
     changes = result.view.rating_changes
     assert [c.text() for c in changes] == ["alice 1500? → 1662? (+162)", "bob 1500? → 1338? (-162)"]
     assert changes[0].after == expected_alice and changes[1].after == expected_bob
-    caption = move_caption(result, Plain())
+    caption = move_caption(env.notifier.moves[-1], Plain())
     assert caption.endswith(
         "**alice wins** with White (all six stones connected).\n"
         "Ratings: alice 1500? → 1662? (+162), bob 1500? → 1338? (-162)."

@@ -289,19 +289,26 @@ async def test_retry_park_and_release(repo: SqlRepository) -> None:
     assert counts[AnnouncementStatus.PARKED] == 1 and counts[AnnouncementStatus.PENDING] == 1
 
 
-async def test_a_leased_announcement_waits_for_its_holder(repo: SqlRepository) -> None:
-    """An announcement added with a lease is not claimed by others until it ends, but its
-    holder can take it at once."""
+async def test_a_held_announcement_waits_until_released_or_its_lease_ends(
+    repo: SqlRepository,
+) -> None:
+    """An announcement held for an interaction is claimed by nobody, its holder included,
+    until it is given back (or its lease ends); then by exactly one claimant."""
     lease = NOW + timedelta(seconds=30)
     (held,) = await repo.add_announcements(
         [announcement(1)], NOW, claimed_by="reply", lease_until=lease
     )
     assert await repo.claim_announcements(NOW, "dispatcher", NOW + timedelta(minutes=1)) == []
-    assert await repo.claim_announcement(held.id, NOW, "other", lease) is None
-    taken = await repo.claim_announcement(held.id, NOW, "reply", lease)
+    assert await repo.claim_announcement(held.id, NOW, "reply", lease) is None
+    await repo.retry_announcement(held.id, NOW, "the interaction's answer failed")
+    taken = await repo.claim_announcement(held.id, NOW, "reply", NOW + timedelta(hours=1))
     assert taken is not None and taken.id == held.id
+    assert await repo.claim_announcement(held.id, NOW, "reply", NOW) is None  # once
+    (other,) = await repo.add_announcements(
+        [announcement(2)], NOW, claimed_by="reply", lease_until=lease
+    )
     after = await repo.claim_announcements(lease, "dispatcher", lease + timedelta(minutes=1))
-    assert [a.id for a in after] == [held.id]
+    assert [a.id for a in after] == [other.id]  # the lease ended
 
 
 async def test_announcements_are_claimed_by_the_shard_of_their_server(repo: SqlRepository) -> None:

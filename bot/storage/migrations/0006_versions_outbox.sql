@@ -17,6 +17,7 @@ CREATE TABLE announcements (
     game_id      INTEGER,
     data         TEXT    NOT NULL,          -- JSON: what to say (kind-specific)
     reply        TEXT,                      -- JSON: the interaction answering it first
+    after_id     INTEGER,                   -- another announcement that must go out first
     status       TEXT    NOT NULL DEFAULT 'pending'
                  CHECK (status IN ('pending', 'delivered', 'parked')),
     attempts     INTEGER NOT NULL DEFAULT 0,

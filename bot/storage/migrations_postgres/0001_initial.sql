@@ -270,6 +270,7 @@ CREATE TABLE announcements (
     game_id      BIGINT,
     data         TEXT        NOT NULL,
     reply        TEXT,
+    after_id     BIGINT,
     status       TEXT        NOT NULL DEFAULT 'pending'
                  CHECK (status IN ('pending', 'delivered', 'parked')),
     attempts     INTEGER     NOT NULL DEFAULT 0,

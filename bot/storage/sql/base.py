@@ -5,6 +5,7 @@ from __future__ import annotations
 from contextlib import AbstractAsyncContextManager
 
 from bot.storage.database import Connection, Database, Dialect
+from bot.storage.repository import LockKind
 
 
 class SqlBase:
@@ -25,6 +26,10 @@ class SqlBase:
 
     def _transaction(self) -> AbstractAsyncContextManager[Connection]:
         return self._db.transaction()
+
+    async def lock(self, kind: LockKind, key: int) -> None:
+        """Hold the lock on one game or tournament until the task's transaction ends."""
+        await self._db.lock((int(kind) << 48) | key)
 
     def atomic(self) -> AbstractAsyncContextManager[Connection]:
         """A transaction spanning several repository calls of this task (see

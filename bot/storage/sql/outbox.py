@@ -18,15 +18,18 @@ from bot.storage.sql.base import SqlBase
 from bot.storage.sql.rows import parse_time
 
 _COLUMNS = (
-    "id, stream, kind, guild_id, game_id, data, reply, status, attempts, available_at, "
-    "claimed_by, created_at, attempted_at, finished_at, message_id, error"
+    "id, stream, kind, guild_id, game_id, data, reply, after_id, status, attempts, "
+    "available_at, claimed_by, created_at, attempted_at, finished_at, message_id, error"
 )
 
 _FIRST_OF_STREAM = (
     "NOT EXISTS (SELECT 1 FROM announcements b "
-    "WHERE b.stream = a.stream AND b.status = 'pending' AND b.id < a.id)"
+    "WHERE b.stream = a.stream AND b.status = 'pending' AND b.id < a.id) "
+    "AND (a.after_id IS NULL OR NOT EXISTS (SELECT 1 FROM announcements c "
+    "WHERE c.id = a.after_id AND c.status = 'pending'))"
 )
-"""Only the oldest pending announcement of a stream may go out."""
+"""Only the oldest pending announcement of a stream may go out, and only once the one it
+waits for (`after_id`) is out."""
 
 
 def _announcement(row: Row) -> Announcement:
@@ -39,6 +42,7 @@ def _announcement(row: Row) -> Announcement:
         game_id=row["game_id"],
         data=json.loads(row["data"]),
         reply=None if reply is None else json.loads(reply),
+        after=row["after_id"],
         status=AnnouncementStatus(row["status"]),
         attempts=row["attempts"],
         available_at=parse_time(row["available_at"]),
@@ -82,7 +86,8 @@ class OutboxQueries(SqlBase):
             for item in announcements:
                 announcement_id = await db.insert(
                     "INSERT INTO announcements (stream, kind, guild_id, game_id, data, reply, "
-                    "available_at, claimed_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "after_id, available_at, claimed_by, created_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         item.stream,
                         item.kind,
@@ -90,6 +95,7 @@ class OutboxQueries(SqlBase):
                         item.game_id,
                         json.dumps(dict(item.data), sort_keys=True),
                         None if item.reply is None else json.dumps(dict(item.reply)),
+                        item.after,
                         available,
                         claimed_by,
                         now,
@@ -103,6 +109,7 @@ class OutboxQueries(SqlBase):
                         guild_id=item.guild_id,
                         game_id=item.game_id,
                         reply=item.reply,
+                        after=item.after,
                         id=announcement_id,
                         available_at=available,
                         claimed_by=claimed_by,
@@ -143,9 +150,9 @@ class OutboxQueries(SqlBase):
                 "UPDATE announcements SET available_at = ?, claimed_by = ?, "
                 "attempts = attempts + 1, attempted_at = ? "
                 "WHERE id = (SELECT a.id FROM announcements a WHERE a.id = ? "
-                "AND a.status = 'pending' AND (a.available_at <= ? OR a.claimed_by = ?) "
+                "AND a.status = 'pending' AND a.available_at <= ? "
                 f"AND {_FIRST_OF_STREAM}) RETURNING {_COLUMNS}",
-                (lease_until, owner, now, announcement_id, now, owner),
+                (lease_until, owner, now, announcement_id, now),
             )
         return None if row is None else _announcement(row)
 
@@ -163,14 +170,14 @@ class OutboxQueries(SqlBase):
         return changed == 1
 
     async def retry_announcement(
-        self, announcement_id: int, available_at: datetime, error: str
+        self, announcement_id: int, available_at: datetime, error: str, *, failed: bool = True
     ) -> None:
         """Give a pending announcement back for a later attempt."""
         async with self._transaction() as db:
             await db.execute(
-                "UPDATE announcements SET available_at = ?, claimed_by = NULL, error = ? "
-                "WHERE id = ? AND status = 'pending'",
-                (available_at, error[:500], announcement_id),
+                "UPDATE announcements SET available_at = ?, claimed_by = NULL, error = ?, "
+                "attempts = attempts - ? WHERE id = ? AND status = 'pending'",
+                (available_at, error[:500], 0 if failed else 1, announcement_id),
             )
 
     async def park_announcement(self, announcement_id: int, reason: str, now: datetime) -> bool:

@@ -1,0 +1,243 @@
+"""`DiscordNotifier`: the outbox's announcements, delivered on Discord.
+
+The dispatcher calls one method per announcement with its `Ticket`; each posts (or edits,
+or sends a direct message) through the `Poster`, which makes a retry harmless, and
+returns the id of the message that resulted. Games are posted in their thread (opened
+here, with the first board, when the server uses threads) or channel; direct messages
+that a user does not accept fall back to the game's thread where that matters
+(reminders) and are skipped otherwise.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+from bot.clock_texts import (
+    digest_text,
+    reminder_text,
+    timeout_dm_text,
+    turn_text,
+    vacation_dm,
+    vacation_post,
+)
+from bot.discord_ui.answers import Payload
+from bot.discord_ui.buttons import challenge_buttons
+from bot.discord_ui.context import DiscordContext
+from bot.discord_ui.payloads import Payloads, thread_name
+from bot.discord_ui.posting import Poster
+from bot.discord_ui.style import STYLE
+from bot.discord_ui.tournaments import close_entries, game_thread_name, table_payload
+from bot.services.alerts import (
+    DigestNotice,
+    ReminderNotice,
+    TimeoutNotice,
+    TurnNotice,
+    VacationNotice,
+)
+from bot.services.announcements import (
+    AnswerNotice,
+    EndNotice,
+    MoveNotice,
+    OfferNotice,
+    StartNotice,
+    UndeliveredNotice,
+    UndoNotice,
+)
+from bot.services.notify import MessageId, Ticket
+from bot.services.results import GameView
+from bot.services.tournament_views import TournamentView
+from bot.storage.repository import ChallengeRecord
+from bot.texts import challenge_text
+from bot.tournament_texts import (
+    aborted_text,
+    final_message,
+    round_started_message,
+    tournament_heading,
+)
+
+log = logging.getLogger(__name__)
+
+
+def undelivered_text(notice: UndeliveredNotice) -> str:
+    """The direct message about an announcement that could not be posted."""
+    where = f" in <#{notice.location}>" if notice.location is not None else ""
+    game = f" about game #{notice.game_id}" if notice.game_id is not None else ""
+    return (
+        f"I could not post{where}{game}: {notice.reason}. Everything is stored; "
+        "ask a moderator to give me back access there, and use /board to see the game."
+    )
+
+
+class DiscordNotifier:
+    """Delivers announcements on Discord (the services' `Notifier`)."""
+
+    def __init__(self, context: DiscordContext, payloads: Payloads) -> None:
+        self.context = context
+        self.payloads = payloads
+        self.poster = Poster(context.client)
+
+    # --- games ---
+
+    async def game_started(self, notice: StartNotice, *, ticket: Ticket) -> MessageId:
+        """Open the game's thread (unless threads are off, or the channel holds none) and
+        post the first board there. The thread is recorded before the board is posted."""
+        services = self.context.services
+        record = notice.view.record
+        location = record.location
+        if record.thread_id is None and record.guild_id is not None:
+            settings = await services.settings.guild(record.guild_id)
+            if settings.threads:
+                if notice.tournament is not None and notice.pairing is not None:
+                    name = game_thread_name(notice.tournament, notice.pairing, notice.view)
+                else:
+                    name = thread_name(notice.view)
+                thread = await self.poster.thread(
+                    record.guild_id, record.channel_id, name, ticket, f"Tabula game #{record.id}"
+                )
+                if thread is not None:
+                    await services.games.set_thread(record.id, thread)
+                    location = thread
+        payload = await self.payloads.start(notice)
+        return await self.poster.send(location, payload, ticket)
+
+    async def _answerable(self, location: int, payload: Payload, ticket: Ticket) -> MessageId:
+        """An announcement an interaction was to answer: its answer if it was sent (or is
+        deferred, filled in now), else a post."""
+        if ticket.reply is not None:
+            found = await self.poster.answered(ticket.reply, payload)
+            if found is not None:
+                return found
+        return await self.poster.send(location, payload, ticket)
+
+    async def move_played(self, notice: MoveNotice, *, ticket: Ticket) -> MessageId:
+        """The board after a completed turn."""
+        location = notice.view.record.location
+        return await self._answerable(location, await self.payloads.move(notice), ticket)
+
+    async def game_finished(self, notice: EndNotice, *, ticket: Ticket) -> MessageId:
+        """The final board of a game that ended without a move."""
+        location = notice.view.record.location
+        return await self._answerable(location, await self.payloads.end(notice), ticket)
+
+    async def offer_made(self, notice: OfferNotice, *, ticket: Ticket) -> MessageId:
+        """A draw offer or undo request, with the answer buttons."""
+        location = notice.view.record.location
+        return await self._answerable(location, self.payloads.offer(notice), ticket)
+
+    async def offer_declined(self, notice: AnswerNotice, *, ticket: Ticket) -> MessageId:
+        """A declined draw offer or undo request."""
+        location = notice.view.record.location
+        return await self._answerable(location, self.payloads.declined(notice), ticket)
+
+    async def moves_taken_back(self, notice: UndoNotice, *, ticket: Ticket) -> MessageId:
+        """The board after moves were taken back."""
+        location = notice.view.record.location
+        return await self._answerable(location, await self.payloads.undone(notice), ticket)
+
+    # --- clocks and correspondence ---
+
+    async def timed_out(self, notice: TimeoutNotice, *, ticket: Ticket) -> MessageId:
+        """The final board in the thread, mentioning both players."""
+        payload = await self.payloads.timeout(notice)
+        return await self.poster.send(notice.view.record.location, payload, ticket)
+
+    async def timeout_dm(self, notice: TimeoutNotice, user_id: int, *, ticket: Ticket) -> MessageId:
+        """A direct message about a loss on time."""
+        text = timeout_dm_text(notice, user_id, STYLE)
+        return await self.poster.direct(user_id, {"content": text}, ticket)
+
+    async def reminder(self, notice: ReminderNotice, *, ticket: Ticket) -> MessageId:
+        """By direct message when the player accepts them, else (or if Discord refuses it)
+        in the game's thread with a mention."""
+        if notice.by_dm:
+            sent = await self.poster.direct(
+                notice.user_id, {"content": reminder_text(notice, STYLE)}, ticket
+            )
+            if sent is not None:
+                return sent
+        in_thread = ReminderNotice(
+            notice.user_id, notice.record, notice.seat, notice.left, notice.deadline, False
+        )
+        payload = {"content": reminder_text(in_thread, STYLE)}
+        return await self.poster.send(notice.record.location, payload, ticket)
+
+    async def turn_waiting(self, notice: TurnNotice, *, ticket: Ticket) -> MessageId:
+        """A direct message: it is your turn."""
+        return await self.poster.direct(
+            notice.user_id, {"content": turn_text(notice, STYLE)}, ticket
+        )
+
+    async def digest(self, notice: DigestNotice, *, ticket: Ticket) -> MessageId:
+        """The digest, by direct message."""
+        return await self.poster.direct(
+            notice.user_id, {"content": digest_text(notice, STYLE)}, ticket
+        )
+
+    async def vacation_changed(self, notice: VacationNotice, *, ticket: Ticket) -> MessageId:
+        """A line in the player's game (no ping)."""
+        sent: MessageId = None
+        for part, record in enumerate(notice.games):
+            payload = {"content": vacation_post(notice, record, STYLE)}
+            sent = await self.poster.send(record.location, payload, ticket, part=part or None)
+        return sent
+
+    async def vacation_dm(self, notice: VacationNotice, *, ticket: Ticket) -> MessageId:
+        """The direct message to the player whose vacation ended by itself."""
+        return await self.poster.direct(
+            notice.user_id, {"content": vacation_dm(notice, STYLE)}, ticket
+        )
+
+    async def undelivered(self, notice: UndeliveredNotice, *, ticket: Ticket) -> MessageId:
+        """The direct message about an announcement given up on."""
+        return await self.poster.direct(
+            notice.user_id, {"content": undelivered_text(notice)}, ticket
+        )
+
+    async def challenge_expired(self, challenge: ChallengeRecord, *, ticket: Ticket) -> MessageId:
+        """Edit the expired challenge's message and disable its buttons."""
+        if challenge.message_id is None:
+            return None
+        payload = {
+            "content": challenge_text(challenge, STYLE),
+            "view": challenge_buttons(challenge, disabled=True),
+        }
+        return await self.poster.edit(challenge.channel_id, challenge.message_id, payload)
+
+    # --- tournaments ---
+
+    async def tournament_round_started(
+        self, tournament: TournamentView, number: int, *, ticket: Ticket
+    ) -> MessageId:
+        """A round's pairings, posted before its games' threads open; entries close with
+        the first."""
+        message = round_started_message(tournament, number)
+        payload = table_payload(message, f"round-{number}.txt")
+        sent = await self.poster.send(tournament.record.channel_id, payload, ticket)
+        if number == 1:
+            await close_entries(self.context.client, tournament)
+        return sent
+
+    async def tournament_games_aborted(
+        self, tournament: TournamentView, games: Sequence[GameView], *, ticket: Ticket
+    ) -> MessageId:
+        """Say in each aborted game's thread that it ended without a result."""
+        sent: MessageId = None
+        for part, game in enumerate(games):
+            payload = {"content": aborted_text(game)}
+            sent = await self.poster.send(game.record.location, payload, ticket, part=part)
+        return sent
+
+    async def tournament_finished(self, tournament: TournamentView, *, ticket: Ticket) -> MessageId:
+        """The winner and the final standings."""
+        payload = table_payload(final_message(tournament, STYLE), "final-standings.txt")
+        return await self.poster.send(tournament.record.channel_id, payload, ticket)
+
+    async def tournament_cancelled(
+        self, tournament: TournamentView, reason: str, *, ticket: Ticket
+    ) -> MessageId:
+        """Say that the tournament was cancelled without a command, and why."""
+        text = f"{tournament_heading(tournament)} was cancelled: {reason}."
+        sent = await self.poster.send(tournament.record.channel_id, {"content": text}, ticket)
+        await close_entries(self.context.client, tournament)
+        return sent

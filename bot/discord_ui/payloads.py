@@ -1,0 +1,154 @@
+"""`Payloads`: the Discord messages of boards and game announcements.
+
+One builder for each announcement the players see, used both when an interaction answers
+with it and when the dispatcher posts it (so both say the same). Pictures are drawn off
+the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import Callable
+from typing import Literal
+
+import discord
+
+from bot.boards import render_board
+from bot.clock_texts import board_clocks, clock_line, timeout_text
+from bot.discord_ui.answers import Payload
+from bot.discord_ui.buttons import answer_buttons, board_buttons
+from bot.discord_ui.style import STYLE
+from bot.services.alerts import TimeoutNotice
+from bot.services.announcements import (
+    AnswerNotice,
+    EndNotice,
+    MoveNotice,
+    OfferNotice,
+    StartNotice,
+    UndoNotice,
+)
+from bot.services.container import Services
+from bot.services.dispatcher import Answerable
+from bot.services.results import GameView
+from bot.texts import board_caption, end_caption, move_caption, start_caption
+from bot.tournament_texts import tournament_game_caption
+
+DIAGRAM_LIMIT = 1900
+"""Longer text diagrams are attached as a file (a message holds at most 2000 characters)."""
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
+"""Game threads stay open for a week without messages (correspondence games are slow)."""
+
+
+def mention(view: GameView, seat: int) -> str:
+    """A mention of the player in `seat`."""
+    return STYLE.mention(view.record.players[seat], view.name(seat))
+
+
+def thread_name(view: GameView) -> str:
+    """A readable thread name with the game's number, which finds the thread again if
+    its creation was not recorded: "Hexade #12 · alice vs bob" (at most 100 characters)."""
+    record = view.record
+    return f"{view.game.title} #{record.id} · {record.names[0]} vs {record.names[1]}"[:100]
+
+
+class Payloads:
+    """Builds board messages (picture, caption, clocks, buttons) and announcement texts."""
+
+    def __init__(self, services: Callable[[], Services]) -> None:
+        self._services = services
+
+    async def board(
+        self, view: GameView, caption: str, *, buttons: discord.ui.View | None
+    ) -> Payload:
+        """The board picture (or diagram) with the clocks, the caption (with the time
+        left in a timed game) and the buttons, ready to send."""
+        status = await self._services().clocks.status(view.record)
+        line = clock_line(view, status, STYLE)
+        if line is not None:
+            caption = f"{caption}\n{line}"
+        clocks = board_clocks(status, view.record)
+        image = await asyncio.to_thread(render_board, view, clocks=clocks)
+        payload: Payload = {"content": caption}
+        if image.png is not None:
+            payload["file"] = discord.File(io.BytesIO(image.png), filename=image.filename)
+        elif len(caption) + len(image.diagram) + 8 <= DIAGRAM_LIMIT:
+            payload["content"] = f"{caption}\n```\n{image.diagram}\n```"
+        else:
+            data = io.BytesIO(image.diagram.encode())
+            payload["file"] = discord.File(data, filename=image.filename.replace(".png", ".txt"))
+        if buttons is not None:
+            payload["view"] = buttons
+        return payload
+
+    async def answerable(self, notice: Answerable) -> Payload:
+        """The message of an announcement an interaction may answer with."""
+        if isinstance(notice, MoveNotice):
+            return await self.move(notice)
+        if isinstance(notice, EndNotice):
+            return await self.end(notice)
+        if isinstance(notice, OfferNotice):
+            return self.offer(notice)
+        if isinstance(notice, AnswerNotice):
+            return self.declined(notice)
+        return await self.undone(notice)
+
+    async def move(self, notice: MoveNotice) -> Payload:
+        """The board after a completed turn."""
+        view = notice.view
+        return await self.board(view, move_caption(notice, STYLE), buttons=board_buttons(view))
+
+    async def end(self, notice: EndNotice) -> Payload:
+        """The final board of a game that ended without a move."""
+        return await self.board(notice.view, end_caption(notice.view, STYLE), buttons=None)
+
+    async def timeout(self, notice: TimeoutNotice) -> Payload:
+        """The final board of a game lost on time, mentioning both players."""
+        return await self.board(notice.view, timeout_text(notice, STYLE), buttons=None)
+
+    async def start(self, notice: StartNotice) -> Payload:
+        """The first board of a game, calling both players."""
+        view = notice.view
+        if notice.tournament is not None and notice.pairing is not None:
+            caption = tournament_game_caption(notice.tournament, notice.pairing, view, STYLE)
+        else:
+            caption = start_caption(view, STYLE)
+        return await self.board(view, caption, buttons=board_buttons(view))
+
+    @staticmethod
+    def offer(notice: OfferNotice) -> Payload:
+        """A draw offer or an undo request, with the opponent's answer buttons."""
+        view = notice.view
+        asker, opponent = mention(view, notice.seat), mention(view, 1 - notice.seat)
+        if notice.what == "draw":
+            text = (
+                f"{asker} offers a draw in game #{view.id}. {opponent}, do you accept? "
+                "(Moving instead declines it.)"
+            )
+            return {"content": text, "view": answer_buttons("dr", view.id, notice.ply)}
+        text = (
+            f"{asker} asks to take back **{notice.notation}** in game #{view.id}. "
+            f"{opponent}, allow it?"
+        )
+        return {"content": text, "view": answer_buttons("ud", view.id, notice.ply)}
+
+    @staticmethod
+    def declined(notice: AnswerNotice) -> Payload:
+        """A draw offer or an undo request declined."""
+        view = notice.view
+        name = view.name(notice.seat)
+        if notice.what == "draw":
+            if notice.by_computer:
+                return {"content": f"{name} declines the draw in game #{view.id}: play on."}
+            return {"content": f"{name} declined the draw offer in game #{view.id}."}
+        return {"content": f"{name} refused to take back {notice.notation} in game #{view.id}."}
+
+    async def undone(self, notice: UndoNotice) -> Payload:
+        """The board after moves were taken back with the opponent's consent."""
+        view = notice.view
+        if notice.by_computer:
+            allowed = f"{view.name(1 - notice.seat)} allowed taking back **{notice.notation}**."
+        else:
+            allowed = f"Taken back: **{notice.notation}**."
+        caption = f"{allowed}\n{board_caption(view, STYLE)}"
+        return await self.board(view, caption, buttons=board_buttons(view))
