@@ -38,6 +38,7 @@ from bot.console.competition import CompetitionCommands
 from bot.console.help import console_help
 from bot.console.options import read_settings, split_option, unnamed
 from bot.console.users import ConsoleUsers
+from bot.rulebook import page_path
 from bot.services.alerts import (
     DigestNotice,
     ReminderNotice,
@@ -638,7 +639,8 @@ class ConsoleApp:
         """/rules GAME."""
         if not args:
             raise ServiceError("Name a game: /rules groups.")
-        self.private(user, rules_text(get_game(" ".join(args))))
+        game = get_game(" ".join(args))
+        self.private(user, f"{rules_text(game)}\nThe complete rules: {page_path(game)}")
 
     async def config(self, user: Player, args: list[str]) -> None:
         """/config [threads=on|off] [expiry=30m] [time=3d]: the simulated server's settings."""
