@@ -37,6 +37,7 @@ from bot.clock_texts import (
 from bot.console.competition import CompetitionCommands
 from bot.console.help import console_help
 from bot.console.options import read_settings, split_option, unnamed
+from bot.console.records import RecordCommands
 from bot.console.users import ConsoleUsers
 from bot.rulebook import page_path
 from bot.services.alerts import (
@@ -158,6 +159,7 @@ class ConsoleApp:
         self.computer = self.services.computer
         """Plays the computer's seats; @tabula (its name) is the computer as an opponent."""
         self.competition = CompetitionCommands(self, CONSOLE_GUILD, CONSOLE_CHANNEL)
+        self.records = RecordCommands(self, CONSOLE_GUILD)
         self.current: Player | None = None
         self._handlers: dict[str, Handler] = {
             "play": self.play,
@@ -171,6 +173,8 @@ class ConsoleApp:
             "draw": self.draw,
             "undo": self.undo,
             "games": self.games,
+            "history": self.records.history,
+            "export": self.records.export,
             "rules": self.rules,
             "config": self.config,
             "rating": self.competition.rating,

@@ -19,6 +19,7 @@ from bot.services.gate import Gate
 from bot.services.notifications import NotificationService
 from bot.services.notify import Notifier, NullNotifier, TournamentNotifier
 from bot.services.ratings import RatingService
+from bot.services.records import RecordService
 from bot.services.scheduler import Scheduler
 from bot.services.settings import SettingsService
 from bot.services.tournaments import TournamentService
@@ -45,6 +46,7 @@ class Services:
     clocks: ClockService
     vacations: VacationService
     notifications: NotificationService
+    records: RecordService
     gate: Gate = field(default_factory=Gate)
     """Counts requests in progress; closed at shutdown so that no new ones start."""
 
@@ -131,5 +133,6 @@ class Services:
             clocks,
             vacations,
             notifications,
+            RecordService(repository, clock),
             gate,
         )

@@ -1,0 +1,121 @@
+"""`tabula export GAME_ID` and `tabula import FILE`: game records from and into the database."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sqlite3
+import sys
+from pathlib import Path
+
+from bot.cli.startup import CONFIG_STATUS, database_argument
+from bot.services.clock import SystemClock
+from bot.services.errors import ServiceError
+from bot.services.records import FORMATS, ImportRefusedError, RecordService, write
+from bot.storage.sqlite import SchemaTooNewError, SqliteRepository
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the `export` and `import` subcommands."""
+    export = subparsers.add_parser(
+        "export", help="print a game's record (AbstractPlay JSON, SGF or text)"
+    )
+    export.add_argument("game_id", type=int, metavar="GAME_ID", help="the game's number")
+    export.add_argument(
+        "--format",
+        choices=FORMATS,
+        help="json (finished games), sgf (Stones) or text; default: json for a finished "
+        "game, text otherwise",
+    )
+    export.add_argument("--output", "-o", type=Path, help="write to this file, not the screen")
+    _database(export)
+    export.set_defaults(func=run_export)
+    imported = subparsers.add_parser(
+        "import", help="replay a record file and store it as a finished, unrated game"
+    )
+    imported.add_argument("file", type=Path, metavar="FILE", help="JSON, SGF or text record")
+    imported.add_argument(
+        "--guild",
+        type=int,
+        metavar="ID",
+        help="list the game in this server's histories (default: only in its players' DMs)",
+    )
+    _database(imported)
+    imported.set_defaults(func=run_import)
+
+
+def _database(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--database", type=Path, help="the database (default: TABULA_DATABASE)")
+
+
+async def _export(database: Path, game_id: int, format_name: str | None) -> str:
+    repository = await SqliteRepository.open(database)
+    try:
+        records = RecordService(repository, SystemClock())
+        record = await repository.get_game(game_id)
+        if record is None:
+            raise ServiceError(f"there is no game #{game_id}")
+        transcript = await records.transcript(record)
+        chosen = format_name or ("json" if transcript.finished else "text")
+        try:
+            return write(transcript, chosen, SystemClock().now())
+        except ValueError as exc:
+            raise ServiceError(f"game #{game_id} has no {chosen} record: {exc}") from None
+    finally:
+        await repository.close()
+
+
+async def _import(database: Path, text: str, guild_id: int | None) -> int:
+    repository = await SqliteRepository.open(database)
+    try:
+        record = await RecordService(repository, SystemClock()).import_record(
+            text, guild_id=guild_id
+        )
+        return record.id
+    finally:
+        await repository.close()
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """Print (or write) the record; one line and exit 1 when there is none."""
+    database = database_argument(args)
+    if database is None:
+        return CONFIG_STATUS
+    if not database.is_file():
+        print(f"tabula: there is no database at {database}", file=sys.stderr)
+        return 1
+    try:
+        text = asyncio.run(_export(database, args.game_id, args.format))
+    except ServiceError as error:
+        print(f"tabula: {error}", file=sys.stderr)
+        return 1
+    except (sqlite3.Error, SchemaTooNewError) as error:
+        print(f"tabula: cannot use the database {database}: {error}", file=sys.stderr)
+        return 1
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        args.output.write_text(text, encoding="utf-8")
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    """Store the record's game and print its number; exit 1 (nothing stored) if refused."""
+    database = database_argument(args)
+    if database is None:
+        return CONFIG_STATUS
+    try:
+        text = args.file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"tabula: cannot read {args.file}: {error}", file=sys.stderr)
+        return 1
+    try:
+        game_id = asyncio.run(_import(database, text, args.guild))
+    except ImportRefusedError as error:
+        print(f"tabula: {args.file}: {error}; nothing was stored", file=sys.stderr)
+        return 1
+    except (sqlite3.Error, SchemaTooNewError) as error:
+        print(f"tabula: cannot use the database {database}: {error}", file=sys.stderr)
+        return 1
+    print(f"imported {args.file} as game #{game_id} (finished, unrated, marked imported)")
+    return 0
