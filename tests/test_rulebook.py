@@ -133,3 +133,4 @@ def test_the_wheel_installs_the_pages(tmp_path: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     for game in list_games():
         assert any(n.endswith(f".data/data/share/tabula/rules/{game.name}.md") for n in names)
+    assert "bot/records/ap-game-record.schema.json" in names

@@ -16,7 +16,8 @@ from bot.records.transcript import RecordError, Transcript
 
 def read_record(text: str) -> Transcript:
     """Read a record in any of the formats: JSON (`{`), SGF (`(`) or text."""
-    start = text.lstrip("\ufeff \t\r\n")[:1]
+    text = text.removeprefix("\ufeff").lstrip()
+    start = text[:1]
     if start == "{":
         return from_ap_json(text)
     if start == "(":
