@@ -28,6 +28,8 @@ ENDINGS = ("rules", "resigned", "draw agreed", "time", "withdrew")
 """How a random game ends: by the rules, or cut short at a random move."""
 START = datetime(2025, 3, 1, 9, 30, 5, tzinfo=UTC)
 ALICE, BOB = 1001, 1002
+GUILD = 500
+"""The server stored games are played in (the same as the service tests')."""
 
 
 def case_id(case: tuple[str, Mapping[str, OptionValue]]) -> str:
@@ -100,7 +102,7 @@ async def store_played(
     seed: int,
     ending: str = "rules",
     *,
-    guild_id: int | None = 5,
+    guild_id: int | None = GUILD,
     players: tuple[int | None, int | None] = (ALICE, BOB),
     names: tuple[str, str] = ("alice", "bob"),
     finished_at: datetime | None = None,
