@@ -8,11 +8,21 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from bot.cli.startup import CONFIG_STATUS, database_argument
+import asyncpg
+
+from bot.cli.startup import CONFIG_STATUS, settings_or_report
 from bot.services.clock import SystemClock
 from bot.services.errors import ServiceError
 from bot.services.records import FORMATS, ImportRefusedError, RecordService, write
-from bot.storage.sqlite import SchemaTooNewError, SqliteRepository
+from bot.storage.opening import (
+    DatabaseLocation,
+    display_location,
+    open_repository,
+    parse_location,
+)
+from bot.storage.sqlite import SchemaTooNewError
+
+DATABASE_ERRORS = (sqlite3.Error, SchemaTooNewError, OSError, asyncpg.PostgresError)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -45,11 +55,25 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _database(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--database", type=Path, help="the database (default: TABULA_DATABASE)")
+    parser.add_argument(
+        "--database",
+        type=parse_location,
+        help="a SQLite file or a postgresql:// URL (default: TABULA_DATABASE)",
+    )
 
 
-async def _export(database: Path, game_id: int, format_name: str | None) -> str:
-    repository = await SqliteRepository.open(database)
+def _location(args: argparse.Namespace) -> DatabaseLocation | None:
+    """`--database`, else the configured database; None (problems printed) if the
+    settings are bad."""
+    if args.database is not None:
+        location: DatabaseLocation = args.database
+        return location
+    settings = settings_or_report(args)
+    return None if settings is None else settings.database
+
+
+async def _export(database: DatabaseLocation, game_id: int, format_name: str | None) -> str:
+    repository = await open_repository(database)
     try:
         records = RecordService(repository, SystemClock())
         record = await repository.get_game(game_id)
@@ -65,8 +89,8 @@ async def _export(database: Path, game_id: int, format_name: str | None) -> str:
         await repository.close()
 
 
-async def _import(database: Path, text: str, guild_id: int | None) -> int:
-    repository = await SqliteRepository.open(database)
+async def _import(database: DatabaseLocation, text: str, guild_id: int | None) -> int:
+    repository = await open_repository(database)
     try:
         record = await RecordService(repository, SystemClock()).import_record(
             text, guild_id=guild_id
@@ -78,10 +102,10 @@ async def _import(database: Path, text: str, guild_id: int | None) -> int:
 
 def run_export(args: argparse.Namespace) -> int:
     """Print (or write) the record; one line and exit 1 when there is none."""
-    database = database_argument(args)
+    database = _location(args)
     if database is None:
         return CONFIG_STATUS
-    if not database.is_file():
+    if isinstance(database, Path) and not database.is_file():
         print(f"tabula: there is no database at {database}", file=sys.stderr)
         return 1
     try:
@@ -89,8 +113,11 @@ def run_export(args: argparse.Namespace) -> int:
     except ServiceError as error:
         print(f"tabula: {error}", file=sys.stderr)
         return 1
-    except (sqlite3.Error, SchemaTooNewError) as error:
-        print(f"tabula: cannot use the database {database}: {error}", file=sys.stderr)
+    except DATABASE_ERRORS as error:
+        print(
+            f"tabula: cannot use the database {display_location(database)}: {error}",
+            file=sys.stderr,
+        )
         return 1
     if args.output is None:
         sys.stdout.write(text)
@@ -101,7 +128,7 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_import(args: argparse.Namespace) -> int:
     """Store the record's game and print its number; exit 1 (nothing stored) if refused."""
-    database = database_argument(args)
+    database = _location(args)
     if database is None:
         return CONFIG_STATUS
     try:
@@ -114,8 +141,11 @@ def run_import(args: argparse.Namespace) -> int:
     except ImportRefusedError as error:
         print(f"tabula: {args.file}: {error}; nothing was stored", file=sys.stderr)
         return 1
-    except (sqlite3.Error, SchemaTooNewError) as error:
-        print(f"tabula: cannot use the database {database}: {error}", file=sys.stderr)
+    except DATABASE_ERRORS as error:
+        print(
+            f"tabula: cannot use the database {display_location(database)}: {error}",
+            file=sys.stderr,
+        )
         return 1
     print(f"imported {args.file} as game #{game_id} (finished, unrated, marked imported)")
     return 0

@@ -130,7 +130,7 @@ async def store_played(
         state = state.play_text(notation)
         record = record.evolve(ply=ply, to_move=state.to_move, thread_id=88 + record.id)
         move = MoveRecord(record.id, ply, seat, players[seat], notation, START)
-        await repository.record_move(move, record)
+        record = await repository.record_move(move, record)
     if ending != "none":
         record = record.evolve(
             status=GameStatus.FINISHED,
@@ -138,5 +138,5 @@ async def store_played(
             result_reason=transcript.reason,
             finished_at=finished_at or transcript.ended_at,
         )
-        await repository.update_game(record)
+        record = await repository.update_game(record)
     return record

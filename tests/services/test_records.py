@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import timedelta
 from typing import Any
 
@@ -11,6 +10,7 @@ import pytest
 from bot.records.replay import replay
 from bot.services.errors import NotFoundError
 from bot.services.records import PAGE_SIZE, ImportRefusedError, visible_to
+from bot.storage.database import UniqueViolation
 from bot.storage.records import HistoryQuery, ImportMark
 from bot.storage.repository import GameStatus, MoveRecord
 from tests.records.games import ALICE, BOB, CASES, ENDINGS, START, case_id, store_played
@@ -125,7 +125,7 @@ async def test_a_failed_import_transaction_leaves_nothing(env: Env) -> None:
     assert mark is None
     before = await game_count(env)
     duplicate = MoveRecord(0, 1, 0, ALICE, "a1", START)
-    with pytest.raises(sqlite3.IntegrityError, match="UNIQUE"):
+    with pytest.raises(UniqueViolation):
         await env.repo.store_imported_game(
             played, [*moves, duplicate], ImportMark(0, False, None, None, START)
         )
