@@ -6,7 +6,9 @@ import argparse
 import asyncio
 import sqlite3
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TypeVar
 
 import asyncpg
 
@@ -20,8 +22,10 @@ from bot.storage.opening import (
     open_repository,
     parse_location,
 )
+from bot.storage.sql import SqlRepository
 from bot.storage.sqlite import SchemaTooNewError
 
+T = TypeVar("T")
 DATABASE_ERRORS = (sqlite3.Error, SchemaTooNewError, OSError, asyncpg.PostgresError)
 
 
@@ -72,32 +76,32 @@ def _location(args: argparse.Namespace) -> DatabaseLocation | None:
     return None if settings is None else settings.database
 
 
-async def _export(database: DatabaseLocation, game_id: int, format_name: str | None) -> str:
+class _Failed(Exception):
+    """A command that cannot be done, with the one line that says why."""
+
+
+async def _with_records(
+    database: DatabaseLocation,
+    work: Callable[[RecordService, SqlRepository], Awaitable[T]],
+) -> T:
     repository = await open_repository(database)
     try:
-        records = RecordService(repository, SystemClock())
-        record = await repository.get_game(game_id)
-        if record is None:
-            raise ServiceError(f"there is no game #{game_id}")
-        transcript = await records.transcript(record)
-        chosen = format_name or ("json" if transcript.finished else "text")
-        try:
-            return write(transcript, chosen, SystemClock().now())
-        except ValueError as exc:
-            raise ServiceError(f"game #{game_id} has no {chosen} record: {exc}") from None
+        return await work(RecordService(repository, SystemClock()), repository)
     finally:
         await repository.close()
 
 
-async def _import(database: DatabaseLocation, text: str, guild_id: int | None) -> int:
-    repository = await open_repository(database)
+def _run(
+    database: DatabaseLocation, work: Callable[[RecordService, SqlRepository], Awaitable[T]]
+) -> T:
+    """Run `work` on the database; `_Failed` for a refusal or a database failure."""
     try:
-        record = await RecordService(repository, SystemClock()).import_record(
-            text, guild_id=guild_id
-        )
-        return record.id
-    finally:
-        await repository.close()
+        return asyncio.run(_with_records(database, work))
+    except ServiceError as error:
+        raise _Failed(str(error)) from None
+    except DATABASE_ERRORS as error:
+        where = display_location(database)
+        raise _Failed(f"cannot use the database {where}: {error}") from None
 
 
 def run_export(args: argparse.Namespace) -> int:
@@ -105,19 +109,24 @@ def run_export(args: argparse.Namespace) -> int:
     database = _location(args)
     if database is None:
         return CONFIG_STATUS
-    if isinstance(database, Path) and not database.is_file():
-        print(f"tabula: there is no database at {database}", file=sys.stderr)
-        return 1
+
+    async def export(records: RecordService, repository: SqlRepository) -> str:
+        record = await repository.get_game(args.game_id)
+        if record is None:
+            raise ServiceError(f"there is no game #{args.game_id}")
+        transcript = await records.transcript(record)
+        chosen = args.format or ("json" if transcript.finished else "text")
+        try:
+            return write(transcript, chosen, SystemClock().now())
+        except ValueError as exc:
+            raise ServiceError(f"game #{args.game_id} has no {chosen} record: {exc}") from None
+
     try:
-        text = asyncio.run(_export(database, args.game_id, args.format))
-    except ServiceError as error:
+        if isinstance(database, Path) and not database.is_file():
+            raise _Failed(f"there is no database at {database}")
+        text = _run(database, export)
+    except _Failed as error:
         print(f"tabula: {error}", file=sys.stderr)
-        return 1
-    except DATABASE_ERRORS as error:
-        print(
-            f"tabula: cannot use the database {display_location(database)}: {error}",
-            file=sys.stderr,
-        )
         return 1
     if args.output is None:
         sys.stdout.write(text)
@@ -131,21 +140,21 @@ def run_import(args: argparse.Namespace) -> int:
     database = _location(args)
     if database is None:
         return CONFIG_STATUS
+
+    async def store(records: RecordService, repository: SqlRepository) -> int:
+        try:
+            return (await records.import_record(text, guild_id=args.guild)).id
+        except ImportRefusedError as error:
+            raise ServiceError(f"{args.file}: {error}; nothing was stored") from None
+
     try:
-        text = args.file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        print(f"tabula: cannot read {args.file}: {error}", file=sys.stderr)
-        return 1
-    try:
-        game_id = asyncio.run(_import(database, text, args.guild))
-    except ImportRefusedError as error:
-        print(f"tabula: {args.file}: {error}; nothing was stored", file=sys.stderr)
-        return 1
-    except DATABASE_ERRORS as error:
-        print(
-            f"tabula: cannot use the database {display_location(database)}: {error}",
-            file=sys.stderr,
-        )
+        try:
+            text = args.file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise _Failed(f"cannot read {args.file}: {error}") from None
+        game_id = _run(database, store)
+    except _Failed as error:
+        print(f"tabula: {error}", file=sys.stderr)
         return 1
     print(f"imported {args.file} as game #{game_id} (finished, unrated, marked imported)")
     return 0
