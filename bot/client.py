@@ -26,6 +26,7 @@ from bot.discord_ui.delivery import DiscordNotifier
 from bot.discord_ui.errors import report, send_ephemeral
 from bot.discord_ui.flows import Flows, arrived
 from bot.discord_ui.payloads import Payloads
+from bot.discord_ui.records import RECORD_ITEMS
 from bot.discord_ui.tournaments import TOURNAMENT_ITEMS
 from bot.exts import walk_extensions
 from bot.services.clock import Clock, SystemClock
@@ -139,7 +140,7 @@ class TabulaBot(commands.Bot):
             await self.load_extension(extension)
         if self.commands_only:
             return
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *TOURNAMENT_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *TOURNAMENT_ITEMS, *RECORD_ITEMS)
         self._scheduler = asyncio.create_task(
             self.services.scheduler.run_forever(), name="tabula-scheduler"
         )
@@ -164,7 +165,9 @@ class TabulaBot(commands.Bot):
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Answer clicks on buttons their message no longer shows (discord.py drops them)."""
         if not self.commands_only:
-            await answer_removed_button(interaction, (*DYNAMIC_ITEMS, *TOURNAMENT_ITEMS))
+            await answer_removed_button(
+                interaction, (*DYNAMIC_ITEMS, *TOURNAMENT_ITEMS, *RECORD_ITEMS)
+            )
 
     async def on_ready(self) -> None:
         """Log who the bot is and where (on every (re)connection)."""

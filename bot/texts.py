@@ -10,11 +10,12 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Protocol
 
+from bot.records.transcript import changed_options
 from bot.services.announcements import MoveNotice
 from bot.services.durations import parse_time_control
 from bot.services.results import GameView
 from bot.storage.repository import ChallengeRecord, ChallengeStatus, GameRecord, GameStatus
-from rules import AnyGame, GameError, OptionValue, get_game, list_games
+from rules import AnyGame, OptionValue, get_game, list_games
 
 
 class Style(Protocol):
@@ -34,23 +35,8 @@ class Style(Protocol):
 
 
 def options_text(game: AnyGame, options: Mapping[str, OptionValue]) -> str:
-    """The options that differ from their defaults, e.g. "size 13, threshold 20".
-
-    A default may depend on the other options (Stones' threshold follows the size), so
-    each option is compared with what it would be if it were left out.
-    """
-    changed = []
-    for spec in game.option_specs:
-        if spec.name not in options:
-            continue
-        others = {name: value for name, value in options.items() if name != spec.name}
-        try:
-            default = game.validate_options(others).get(spec.name, spec.default)
-        except GameError:
-            default = spec.default
-        if options[spec.name] != default:
-            changed.append(f"{spec.name} {options[spec.name]}")
-    return ", ".join(changed)
+    """The options that differ from their defaults, e.g. "size 13, threshold 20"."""
+    return ", ".join(f"{name} {value}" for name, value in changed_options(game, options))
 
 
 def game_title(game: AnyGame, options: Mapping[str, OptionValue]) -> str:
@@ -214,6 +200,8 @@ HELP_COMMANDS = (
     ("/draw [game]", "offer a draw (or accept the opponent's offer)"),
     ("/undo [game]", "ask to take back your last turn"),
     ("/games", "your games in progress, most urgent first, with the time left"),
+    ("/history [user] [game]", "finished games, newest first, each one ready to export"),
+    ("/export [game]", "a game's record as files: JSON, SGF (Stones) and text"),
     ("/rules game", "a short summary of a game's rules"),
     ("/vacation start|end|status", "pause your clocks, within a yearly allowance"),
     ("/settings", "your turn messages, reminder times and digest"),

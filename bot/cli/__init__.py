@@ -13,6 +13,7 @@ from bot.cli import (
     console_command,
     doctor_command,
     games_command,
+    records_command,
     render_command,
     replay_command,
     restore_command,
@@ -30,6 +31,7 @@ COMMAND_MODULES = (
     config_command,
     games_command,
     replay_command,
+    records_command,
     render_command,
     bench_command,
 )

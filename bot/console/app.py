@@ -29,6 +29,8 @@ from bot.console.delivery import ConsoleNotifier
 from bot.console.help import console_help
 from bot.console.options import read_settings, split_option, unnamed
 from bot.console.output import ConsoleOutput
+from bot.console.records import RecordCommands
+from bot.rulebook import page_path
 from bot.services.background import Background
 from bot.services.clock import Clock, ManualClock
 from bot.services.computer_runner import TurnRunner
@@ -109,6 +111,7 @@ class ConsoleApp:
         self.computer = self.services.computer
         """Plays the computer's seats; @tabula (its name) is the computer as an opponent."""
         self.competition = CompetitionCommands(self.output, CONSOLE_GUILD, CONSOLE_CHANNEL)
+        self.records = RecordCommands(self, CONSOLE_GUILD)
         self.current: Player | None = None
         self._handlers: dict[str, Handler] = {
             "play": self.play,
@@ -122,6 +125,8 @@ class ConsoleApp:
             "draw": self.draw,
             "undo": self.undo,
             "games": self.games,
+            "history": self.records.history,
+            "export": self.records.export,
             "rules": self.rules,
             "config": self.config,
             "rating": self.competition.rating,
@@ -473,7 +478,8 @@ class ConsoleApp:
         """/rules GAME."""
         if not args:
             raise ServiceError("Name a game: /rules groups.")
-        self.private(user, rules_text(get_game(" ".join(args))))
+        game = get_game(" ".join(args))
+        self.private(user, f"{rules_text(game)}\nThe complete rules: {page_path(game)}")
 
     async def config(self, user: Player, args: list[str]) -> None:
         """/config [threads=on|off] [expiry=30m] [time=3d]: the simulated server's settings."""

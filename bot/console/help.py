@@ -19,6 +19,12 @@ CONSOLE_COMMANDS = (
     ("/draw [#game], /draw accept|decline", "offer a draw, or answer the opponent's offer"),
     ("/undo [#game], /undo accept|decline", "ask to take back your last turn, or answer"),
     ("/games", "your games in progress, most urgent first"),
+    ("/history [@user] [GAME] [page=N]", "finished games, newest first"),
+    (
+        "/export [#game]",
+        "a game's records (JSON, SGF for Stones, text) written to the image folder; "
+        "default: your latest finished game",
+    ),
     ("/rules GAME", "a short summary of a game's rules"),
     (
         "/settings [turns=on|off] [reminders=24h,1h|none] [digest=on|off] [period=1d]",

@@ -21,6 +21,7 @@ from bot.services.notifications import NotificationService
 from bot.services.notify import Notifier
 from bot.services.outbox import Outbox
 from bot.services.ratings import RatingService
+from bot.services.records import RecordService
 from bot.services.scheduler import Scheduler
 from bot.services.settings import SettingsService
 from bot.services.tournaments import TournamentService
@@ -51,6 +52,8 @@ class Services:
     """Where services store what the players must be told."""
     dispatcher: Dispatcher
     """Delivers the outbox's announcements through the front end's notifier."""
+    records: RecordService
+    """Finished games' histories, exports and imports."""
     gate: Gate = field(default_factory=Gate)
     """Counts requests in progress; closed at shutdown so that no new ones start."""
 
@@ -155,5 +158,6 @@ class Services:
             notifications,
             outbox,
             dispatcher,
+            RecordService(repository, clock),
             gate,
         )

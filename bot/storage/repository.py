@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.competition.records import Pairing, Result
 from bot.storage.competition import (
@@ -24,6 +24,9 @@ from bot.storage.competition import (
     TournamentStatus,
 )
 from rules import OptionValue
+
+if TYPE_CHECKING:  # bot.storage.records imports this module's GameRecord
+    from bot.storage.records import FinishedGame, HistoryQuery, ImportMark
 
 
 class StaleGameError(Exception):
@@ -775,4 +778,31 @@ class Repository(Protocol):
 
     async def count_announcements(self) -> dict[AnnouncementStatus, int]:
         """How many announcements are in each status."""
+        ...
+
+    # --- game records: histories and imported games ---
+
+    async def finished_games(
+        self, query: HistoryQuery, *, limit: int, offset: int = 0
+    ) -> list[FinishedGame]:
+        """Finished games matching `query`, the most recently finished first."""
+        ...
+
+    async def count_finished_games(self, query: HistoryQuery) -> int:
+        """How many finished games match `query`."""
+        ...
+
+    async def latest_game_at(self, location: int) -> GameRecord | None:
+        """The newest game played in this thread or channel, whatever its status."""
+        ...
+
+    async def store_imported_game(
+        self, game: GameRecord, moves: Sequence[MoveRecord], mark: ImportMark
+    ) -> GameRecord:
+        """In one transaction, store a whole imported game: its row (with its result),
+        its moves (their game id is replaced) and its import mark."""
+        ...
+
+    async def import_mark(self, game_id: int) -> ImportMark | None:
+        """How the game was imported; None for a game played here."""
         ...

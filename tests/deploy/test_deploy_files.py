@@ -62,10 +62,11 @@ def test_the_image_is_slim_unprivileged_and_keeps_data_on_a_volume() -> None:
     assert health.endswith('CMD ["tabula", "doctor", "--quick"]')
     assert ("ENTRYPOINT", '["tabula"]') in steps and steps[-1] == ("CMD", '["run"]')
     copied = {args.split()[0] for keyword, args in steps if keyword == "COPY"}
-    assert copied == {"pyproject.toml", "rules", "renderers", "bot"}
+    assert copied == {"pyproject.toml", "rules", "renderers", "bot", "docs/rules"}
     ignore = (DEPLOY / "Dockerfile.dockerignore").read_text(encoding="utf-8").splitlines()
     assert ignore[1] == "**"
     assert {"!pyproject.toml", "!README.md", "!rules/", "!renderers/", "!bot/"} <= set(ignore)
+    assert "!docs/rules/" in ignore  # the rules pages /rules attaches
 
 
 def test_compose_file_loads_and_matches_the_image() -> None:

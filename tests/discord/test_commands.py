@@ -95,6 +95,7 @@ def test_extensions_are_found() -> None:
         "bot.exts.games.listing",
         "bot.exts.games.moves",
         "bot.exts.games.play",
+        "bot.exts.games.records",
         "bot.exts.meta.help",
         "bot.exts.players.settings",
         "bot.exts.players.vacation",

@@ -21,12 +21,13 @@ from tests.fakediscord.fake import FakeDiscord
 from tests.fakediscord.fixtures import FakeClub
 from tests.fakediscord.state import FakeChannel, FakeMessage, FakeUser
 
+ROOT = Path(__file__).resolve().parents[2]
 DROP_WIN = ["c3", "c5", "d3", "d5", "e3", "e5", "f3", "f5", "c4", "c6", "d4"]
 """Groups with start=drop: the first player connects six with the last move."""
 COMMANDS = {
     "play", "move", "board", "resign", "draw", "undo", "games", "rules", "help", "config",
     "rating", "leaderboard", "tournament",
-    "vacation", "settings",
+    "vacation", "settings", "export", "history",
 }  # fmt: skip
 
 
@@ -338,7 +339,8 @@ async def test_quick_move_button_and_resign_confirmation(
 
 
 async def test_help_and_rules(fake_club: FakeClub, tmp_path: Path) -> None:
-    """/help lists the commands; /rules shows the summary and the starting position."""
+    """/help lists the commands; /rules shows the summary and the starting position and
+    attaches the game's whole rules page."""
     fake, alice = fake_club.fake, fake_club.alice
     async with running(fake, tmp_path / "t.sqlite3"):
         help_text = await private_reply(fake, fake.slash(alice, fake_club.channel, "help"))
@@ -349,7 +351,11 @@ async def test_help_and_rules(fake_club: FakeClub, tmp_path: Path) -> None:
         ).response()
         assert rules.ephemeral and rules.message is not None
         assert rules.message.content.startswith("**Hexade**: White moves first")
-        assert rules.message.attachments[0].content_type == "image/png"
+        assert rules.message.content.endswith("The complete rules are attached: **hexade.md**.")
+        page, picture = rules.message.attachments
+        assert page.filename == "hexade.md"
+        assert page.data == (ROOT / "docs" / "rules" / "hexade.md").read_bytes()
+        assert picture.filename == "hexade-start.png" and picture.content_type == "image/png"
 
 
 async def test_move_from_the_parent_channel(fake_club: FakeClub, tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""/help and /rules (with a picture of the starting position)."""
+"""/help and /rules (with a picture of the starting position and the full rules page)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.boards import render_board
+from bot.rulebook import page_text
 from bot.services.results import GameView
 from bot.storage.repository import GameRecord
 from bot.texts import help_text, rules_text
@@ -42,18 +43,21 @@ class Help(commands.Cog):
         """/help, privately."""
         await interaction.response.send_message(help_text(), ephemeral=True)
 
-    @app_commands.command(name="rules", description="A short summary of a game's rules")
+    @app_commands.command(name="rules", description="A game's rules: a summary and the full page")
     @app_commands.describe(game="the game to explain")
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
-        """/rules game: the summary with the starting position, privately."""
+        """/rules game: the summary with the starting position and the full rules page
+        attached as a Markdown file, privately."""
+        rules = get_game(game)
         image = await asyncio.to_thread(render_board, example_view(game))
-        text = rules_text(get_game(game))[:2000]
-        if image.png is None:
-            await interaction.response.send_message(text, ephemeral=True)
-            return
-        picture = discord.File(io.BytesIO(image.png), filename=f"{game}-start.png")
-        await interaction.response.send_message(text, file=picture, ephemeral=True)
+        page = f"{rules.name}.md"
+        note = f"\nThe complete rules are attached: **{page}**."
+        text = rules_text(rules)[: 2000 - len(note)] + note
+        files = [discord.File(io.BytesIO(page_text(rules).encode()), filename=page)]
+        if image.png is not None:
+            files.append(discord.File(io.BytesIO(image.png), filename=f"{game}-start.png"))
+        await interaction.response.send_message(text, files=files, ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

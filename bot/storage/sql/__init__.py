@@ -11,9 +11,10 @@ from bot.storage.sql.clocks import ClockQueries
 from bot.storage.sql.competition import CompetitionQueries
 from bot.storage.sql.games import GameQueries
 from bot.storage.sql.outbox import OutboxQueries
+from bot.storage.sql.records import RecordQueries
 
 
-class SqlRepository(GameQueries, CompetitionQueries, ClockQueries, OutboxQueries):
+class SqlRepository(GameQueries, CompetitionQueries, ClockQueries, OutboxQueries, RecordQueries):
     """The `Repository` over a SQL database."""
 
     async def close(self) -> None:

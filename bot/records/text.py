@@ -1,0 +1,187 @@
+"""The plain-text record, for pasting: a header of `Key: value` lines, a blank line, then
+one line per turn, `12. White: d3-e2` (a Diffusion Chess turn lists its moves separated
+by a comma and a space). It reads back exactly as written.
+
+```
+Tabula game record
+Game: Groups
+Options: start=standard
+White: alice
+Black: Tabula (hard) (computer: hard)
+Result: White wins
+Reason: all six stones connected
+Started: 2025-03-01T09:30:00Z
+Ended: 2025-03-01T09:41:07Z
+Rated: no
+Time control: none
+Site: Tabula, game 12
+
+1. White: d3-e2
+2. Black: e3-e1
+```
+
+`Result` is `White wins`, `Black wins`, `Draw`, `Aborted` (no result) or `In progress`
+(then there is no `Reason` or `Ended`). Tournament games add `Event` and `Round`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.records.transcript import (
+    SITE,
+    TURN_SEPARATOR,
+    RecordError,
+    Seat,
+    Tournament,
+    Transcript,
+    Turn,
+    options_line,
+    parse_moment,
+    read_options,
+    rfc3339,
+)
+from bot.storage.repository import GameStatus
+from rules import AnyGame, GameError, get_game
+
+TITLE = "Tabula game record"
+IN_PROGRESS = "In progress"
+ABORTED = "Aborted"
+DRAW = "Draw"
+_COMPUTER = re.compile(r"(?P<name>.*) \(computer: (?P<level>\w+)\)")
+_TURN = re.compile(r"(?P<number>\d+)\. (?P<colour>\w+): (?P<moves>.+)")
+_SITE = re.compile(rf"{SITE}, game (?P<id>\d+)")
+
+
+def _seat_text(seat: Seat) -> str:
+    return seat.name if seat.level is None else f"{seat.name} (computer: {seat.level})"
+
+
+def _result_text(transcript: Transcript) -> str:
+    if transcript.status is GameStatus.ACTIVE:
+        return IN_PROGRESS
+    if transcript.status is GameStatus.ABORTED:
+        return ABORTED
+    if transcript.winner is None:
+        return DRAW
+    return f"{transcript.rules.colours[transcript.winner]} wins"
+
+
+def to_text(transcript: Transcript) -> str:
+    """The record as plain text (any game, finished or not)."""
+    game = transcript.rules
+    lines = [
+        TITLE,
+        f"Game: {game.title}",
+        f"Options: {', '.join(options_line(game, transcript.options)) or 'none'}",
+    ]
+    lines += [f"{game.colours[seat]}: {_seat_text(transcript.seats[seat])}" for seat in (0, 1)]
+    lines.append(f"Result: {_result_text(transcript)}")
+    if transcript.reason is not None:
+        lines.append(f"Reason: {transcript.reason}")
+    lines.append(f"Started: {rfc3339(transcript.started_at)}")
+    if transcript.ended_at is not None:
+        lines.append(f"Ended: {rfc3339(transcript.ended_at)}")
+    lines.append(f"Rated: {'yes' if transcript.rated else 'no'}")
+    lines.append(f"Time control: {transcript.time_control}")
+    if transcript.tournament is not None:
+        lines += [f"Event: {transcript.tournament.event}", f"Round: {transcript.tournament.round}"]
+    if transcript.game_id is not None:
+        lines.append(f"Site: {SITE}, game {transcript.game_id}")
+    lines.append("")
+    lines += [
+        f"{number}. {game.colours[turn.seat]}: {turn.notation}"
+        for number, turn in enumerate(transcript.turns, start=1)
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _header(lines: list[str]) -> tuple[dict[str, str], list[str]]:
+    """The `Key: value` lines up to the first blank line, and the lines after it."""
+    fields: dict[str, str] = {}
+    for index, line in enumerate(lines):
+        if not line.strip():
+            return fields, lines[index + 1 :]
+        key, sep, value = line.partition(": ")
+        if not sep:
+            raise RecordError(f"line {index + 2}: {line!r} is not a header line (Key: value)")
+        fields[key.strip()] = value.strip()
+    return fields, []
+
+
+def _game(fields: dict[str, str]) -> AnyGame:
+    if "Game" not in fields:
+        raise RecordError("the record has no Game line")
+    try:
+        return get_game(fields["Game"])
+    except GameError as exc:
+        raise RecordError(f"Game: {exc}") from None
+
+
+def _outcome(fields: dict[str, str], game: AnyGame) -> tuple[GameStatus, int | None]:
+    result = fields.get("Result")
+    if result is None:
+        raise RecordError("the record has no Result line")
+    if result == DRAW:
+        return GameStatus.FINISHED, None
+    if result == ABORTED:
+        return GameStatus.ABORTED, None
+    if result == IN_PROGRESS:
+        return GameStatus.ACTIVE, None
+    for seat, colour in enumerate(game.colours):
+        if result == f"{colour} wins":
+            return GameStatus.FINISHED, seat
+    raise RecordError(f"Result: {result!r} is not a result of {game.title}")
+
+
+def _seat(fields: dict[str, str], colour: str) -> Seat:
+    text = fields.get(colour)
+    if text is None:
+        raise RecordError(f"the record has no {colour} line")
+    computer = _COMPUTER.fullmatch(text)
+    if computer is not None:
+        return Seat(computer["name"], level=computer["level"])
+    return Seat(text)
+
+
+def from_text(text: str) -> Transcript:
+    """Read a plain-text record."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    if not lines or lines[0].strip() != TITLE:
+        raise RecordError(f"a text record starts with the line {TITLE!r}")
+    fields, rest = _header(lines[1:])
+    game = _game(fields)
+    options = fields.get("Options", "none")
+    pairs = [] if options == "none" else options.split(", ")
+    status, winner = _outcome(fields, game)
+    turns: list[Turn] = []
+    for line in rest:
+        if not line.strip():
+            continue
+        match = _TURN.fullmatch(line.strip())
+        number = len(turns) + 1
+        if match is None or int(match["number"]) != number:
+            raise RecordError(
+                f"turn {number}: {line.strip()!r} is not written '{number}. Colour: move'"
+            )
+        if match["colour"] not in game.colours:
+            raise RecordError(f"turn {number}: {match['colour']} does not play {game.title}")
+        seat = game.colours.index(match["colour"])
+        turns.append(Turn(seat, tuple(match["moves"].split(TURN_SEPARATOR))))
+    site = _SITE.fullmatch(fields.get("Site", ""))
+    event, round_ = fields.get("Event"), fields.get("Round")
+    return Transcript(
+        game=game.name,
+        options=read_options(game, pairs, "Options"),
+        seats=(_seat(fields, game.colours[0]), _seat(fields, game.colours[1])),
+        turns=tuple(turns),
+        started_at=parse_moment(fields.get("Started", ""), "Started"),
+        status=status,
+        winner=winner,
+        reason=fields.get("Reason"),
+        ended_at=parse_moment(fields["Ended"], "Ended") if "Ended" in fields else None,
+        rated=fields.get("Rated") == "yes",
+        time_control=fields.get("Time control", "none"),
+        tournament=None if event is None else Tournament(event, round_ or ""),
+        game_id=int(site["id"]) if site else None,
+    )

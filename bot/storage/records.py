@@ -1,0 +1,44 @@
+"""The records the repository keeps for game histories and imported games."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.storage.repository import GameRecord
+
+
+@dataclass(frozen=True, slots=True)
+class ImportMark:
+    """What marks a game as imported from a record file, and what the record said that
+    the game's row has no place for."""
+
+    game_id: int
+    rated: bool
+    """Whether the game was rated where it was played (it is never rated here)."""
+    event: str | None
+    """The tournament it was played in there, if any."""
+    round: str | None
+    imported_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryQuery:
+    """Which finished games of a user a history lists."""
+
+    user_id: int
+    guild_id: int | None = None
+    """Only games played in this server; None for every server (and imported games)."""
+    with_user: int | None = None
+    """Only games this other user played too."""
+    game: str | None = None
+    """Only games of this game (registry name)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """One game of a history."""
+
+    record: GameRecord
+    imported: bool
+    """True for a game imported from a record file (it has no thread)."""
