@@ -249,7 +249,13 @@ class Tournament:
     def _pair_round(self, number: int) -> tuple[Pairing, ...]:
         """Round `number`'s opening pairings, by the format's method."""
         if self.format is Format.SWISS:
-            return swiss.pair_round(self.players, self.pairings, number, withdrawn=self.withdrawn)
+            return swiss.pair_round(
+                self.players,
+                self.pairings,
+                number,
+                withdrawn=self.withdrawn,
+                last_round=self.rounds,
+            )
         if self.format is Format.SINGLE_ELIMINATION:
             return elimination.round_pairings(
                 self.players, self.pairings, number, withdrawn=self.withdrawn

@@ -10,6 +10,7 @@ from datetime import timedelta
 
 import pytest
 
+from bot.competition.colours import colour_difference, seat_histories
 from bot.competition.glicko2 import Rating
 from bot.competition.records import Result
 from bot.services.background import Background
@@ -104,20 +105,20 @@ async def play_round(env: Env, view: TournamentView, decide: Decide) -> Tourname
 
 
 def check_pairings(view: TournamentView, *, rematches: bool) -> None:
-    """Byes at most once each, colours within one, and (unless allowed) no rematch."""
+    """Byes at most once each, colour differences within two and never a third seat
+    running (the Swiss limits), and (unless allowed) no rematch."""
     played = [p for p in view.pairings if p.second_id is not None]
     byes = Counter(p.first_id for p in view.pairings if p.second_id is None)
     assert all(count <= 1 for count in byes.values()), byes
     meetings = Counter(frozenset((p.first_id, p.second_id)) for p in played)
     if not rematches:
         assert all(count == 1 for count in meetings.values()), meetings
-    balance: Counter[int] = Counter()
-    for pairing in played:
-        if pairing.result is None or not pairing.result.is_forfeit:
-            assert pairing.second_id is not None
-            balance[pairing.first_id] += 1
-            balance[pairing.second_id] -= 1
-    assert all(abs(value) <= 1 for value in balance.values()), balance
+    state = view.state
+    assert state is not None
+    for player, seats in seat_histories(state.pairings).items():
+        for end in range(1, len(seats) + 1):
+            assert abs(colour_difference(seats[:end])) <= 2, (player, seats)
+            assert end < 3 or len(set(seats[end - 3 : end])) == 2, (player, seats)
 
 
 async def test_a_round_robin_runs_to_its_final_standings(env: Env) -> None:
