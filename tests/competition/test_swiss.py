@@ -128,15 +128,24 @@ def test_players_on_the_same_score_meet_although_both_want_the_same_seat() -> No
 
 
 def test_a_floater_goes_to_the_nearest_score() -> None:
-    """Scores 2, 1½, 1, 0 for 1, 2, 3, 4 (fresh colours aside): 1 v 2 and 3 v 4 have
-    differences ½ and 1; 1 v 3 and 2 v 4 would have 1 and 1½."""
+    """Scores 2, 1, 1, 0 for 1, 2, 4, 3 (won and lost by forfeit against players who
+    have left, so nobody has a colour yet). Either way one player floats out of each
+    group; 1 v 2 and 4 v 3 have score differences 1 and 1, 1 v 3 and 2 v 4 would have 2
+    and 0: the largest difference decides (FIDE's PSD), and the floater meets the
+    highest of the group below."""
+    wins, loses = Result.FIRST_WINS_BY_FORFEIT, Result.SECOND_WINS_BY_FORFEIT
     history = [
-        Pairing(1, 1, 4, W),
-        Pairing(1, 2, 3, D),
-        Pairing(2, 3, 1, L),
-        Pairing(2, 4, 2, L),
+        Pairing(1, 1, 5, wins),
+        Pairing(1, 2, 6, wins),
+        Pairing(1, 3, 7, loses),
+        Pairing(1, 4, 8, wins),
+        Pairing(2, 1, 6, wins),
+        Pairing(2, 2, 7, loses),
+        Pairing(2, 3, 8, loses),
+        Pairing(2, 4, 5, loses),
     ]
-    assert sorted(map(sorted, boards(pair_round([1, 2, 3, 4], history, 3)))) == [[1, 2], [3, 4]]
+    third = pair_round(range(1, 9), history, 3, withdrawn={5, 6, 7, 8})
+    assert boards(third) == [(1, 2), (3, 4)]
 
 
 def test_nobody_floats_down_twice_running_when_avoidable() -> None:
