@@ -10,11 +10,13 @@ pairs the active players so that, in this order of importance:
    possible so far) may meet a player due the same seat, so that the leaders meet;
    breaking the colour limits there is then kept as rare as possible, right after the
    scores.
-2. **Scores**: players meet others on their score. The fewest players float out of each
-   score group, counted from the top group down (FIDE's downfloaters per bracket); floats
-   go to the nearest score (the score differences, largest first, as small as possible:
-   FIDE's PSD); nobody floats the same way as in the round before, then as two rounds
-   before, where that can be avoided. The bye counts as a pairing one point below the
+2. **Scores**: players meet others on their score. The fewest floats: score-group
+   boundaries crossed by a game, counted once per boundary (a game across two counts
+   two); among pairings with as many, the one floating fewer players out of higher
+   groups, from the top down (FIDE's downfloaters per bracket). Floats go to the nearest
+   score (the score differences, largest first, as small as possible: FIDE's PSD);
+   nobody floats the same way as in the round before, then as two rounds before, where
+   that can be avoided. The bye counts as a pairing with a group one point below the
    lowest score, so it goes to the lowest group.
 3. **Colours**: as many players as possible get their due seat, then as many with a
    strong preference as possible.
@@ -73,8 +75,11 @@ class Penalty(NamedTuple):
     """A bye for a player who has had one (or a win by forfeit)."""
     colour_break: int
     """Players whose colour difference would pass two, or with a third seat running."""
-    floaters: int
-    """The score-group boundaries crossed, the top boundary as the highest digit."""
+    floats: int
+    """The score-group boundaries crossed (two for a game across two boundaries)."""
+    floats_from_top: int
+    """The same boundaries, each a digit of its own, the top boundary the highest: of two
+    pairings with as many floats, the one floating fewer players out of higher groups."""
     score_difference: int
     """The score difference, as a digit of its own by size (largest differences first)."""
     downfloat_again: int
@@ -344,7 +349,8 @@ def pair_penalty(
         rematch=met[frozenset((one.player, other.player))],
         second_bye=0,
         colour_break=breaks,
-        floaters=scales.crossing(higher.level, lower.level),
+        floats=lower.level - higher.level,
+        floats_from_top=scales.crossing(higher.level, lower.level),
         score_difference=scales.difference(higher.half_points - lower.half_points),
         downfloat_again=floats and higher.floats[0] is Float.DOWN,
         upfloat_again=floats and lower.floats[0] is Float.UP,
@@ -376,7 +382,8 @@ def bye_penalty(entry: Entry, lowest: int, scales: _Scales) -> Penalty:
         rematch=0,
         second_bye=entry.scored_without_playing,
         colour_break=0,
-        floaters=scales.crossing(entry.level, scales.levels - 1),
+        floats=scales.levels - 1 - entry.level,
+        floats_from_top=scales.crossing(entry.level, scales.levels - 1),
         score_difference=scales.difference(entry.half_points - lowest + 2),
         downfloat_again=entry.floats[0] is Float.DOWN,
         upfloat_again=0,

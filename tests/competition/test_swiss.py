@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.bench.simulation import play_out
 from bot.competition import round_robin
 from bot.competition.colours import (
     FIRST,
@@ -24,7 +25,6 @@ from bot.competition.records import Pairing, Result
 from bot.competition.scoring import SWISS_BYE_POINTS, records
 from bot.competition.swiss import Float, entries_for, float_history, pair_round, seats
 from bot.competition.tournament import Format, Tournament
-from tests.competition.simulation import play_out
 
 W, L, D = Result.FIRST_WINS, Result.SECOND_WINS, Result.DRAW
 
@@ -368,8 +368,8 @@ class RoundFacts:
         return len(self.levels) if player is None else self.levels.index(self.half[player])
 
     def cost(self, pairs: list[tuple[int, int | None]], *, best_seats: bool) -> tuple[object, ...]:
-        """(rematches, second byes, colour breaks, boundary crossings from the top,
-        score differences largest first) of a round."""
+        """(rematches, second byes, colour breaks, score-group boundaries crossed, the
+        same per boundary from the top, score differences largest first) of a round."""
         rematches = second_byes = breaks = 0
         cuts = [0] * len(self.levels)
         differences = []
@@ -387,7 +387,8 @@ class RoundFacts:
             upper, lower = sorted((self.level(first), self.level(second)))
             for cut in range(upper, lower):
                 cuts[cut] += 1
-        return rematches, second_byes, breaks, cuts, sorted(differences, reverse=True)
+        differences.sort(reverse=True)
+        return rematches, second_byes, breaks, sum(cuts), cuts, differences
 
     def all_pairings(self) -> Iterator[list[tuple[int, int | None]]]:
         """Every way to pair the active players, with the bye when the field is odd."""
@@ -435,8 +436,8 @@ def test_small_swiss_rounds_are_optimal_by_brute_force(
     field: int, seed: int, draw_rate: float, withdraw_rate: float
 ) -> None:
     """On small fields every round is the best of all possible pairings for the
-    absolute criteria, then the floaters per score group from the top, then the score
-    differences, largest first."""
+    absolute criteria, then the floats (in all, then per boundary from the top), then
+    the score differences, largest first."""
     tournament = Tournament(
         Format.SWISS, tuple(range(1, field + 1)), rounds=round_robin.rounds_per_cycle(field)
     )
