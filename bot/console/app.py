@@ -293,6 +293,12 @@ class ConsoleApp:
         """Say that a tournament was cancelled."""
         await self.competition.cancelled(tournament, reason)
 
+    async def tournament_seed_advanced(
+        self, tournament: TournamentView, pairing: PairingRecord
+    ) -> None:
+        """Say that a knockout match drawn twice went to the better seed."""
+        await self.competition.seed_advanced(tournament, pairing)
+
     # --- the loop ---
 
     async def execute(self, line: str) -> bool:

@@ -558,6 +558,12 @@ class Flows:
         """Say that a tournament was cancelled by itself, and why."""
         await self.tournaments.cancelled(tournament, reason)
 
+    async def tournament_seed_advanced(
+        self, tournament: TournamentView, pairing: PairingRecord
+    ) -> None:
+        """Say that a knockout match drawn twice went to the better seed."""
+        await self.tournaments.seed_advanced(tournament, pairing)
+
     # --- correspondence play: reminders, timeouts, digests, vacations ---
 
     async def turn_waiting(self, notice: TurnNotice) -> None:

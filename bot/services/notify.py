@@ -76,6 +76,12 @@ class TournamentNotifier(Protocol):
     async def tournament_finished(self, tournament: TournamentView) -> None:
         """The last round ended: post the final standings."""
 
+    async def tournament_seed_advanced(
+        self, tournament: TournamentView, pairing: PairingRecord
+    ) -> None:
+        """A knockout match was drawn to its last allowed game (`pairing`): the better
+        seed goes through; say so, and why."""
+
     async def tournament_cancelled(self, tournament: TournamentView, reason: str) -> None:
         """The tournament was cancelled without a command (too few players entered)."""
 
@@ -97,6 +103,11 @@ class NullNotifier:
         """Ignore the event."""
 
     async def tournament_finished(self, tournament: TournamentView) -> None:
+        """Ignore the event."""
+
+    async def tournament_seed_advanced(
+        self, tournament: TournamentView, pairing: PairingRecord
+    ) -> None:
         """Ignore the event."""
 
     async def tournament_cancelled(self, tournament: TournamentView, reason: str) -> None:

@@ -22,7 +22,8 @@ async def private_text(inter) -> str:
 
 
 async def play_round(club: FakeClub, number: int) -> FakeMessage:
-    """Round `number`'s thread opens with both players called; the first seat resigns."""
+    """Round `number`'s thread opens with both players called; the first seat plays a
+    move (a game without one is not rated), then resigns."""
     fake = club.fake
     users = {user.name: user for user in (club.alice, club.bob, club.carol)}
     thread: FakeChannel = await fake.wait_for_thread(
@@ -36,6 +37,8 @@ async def play_round(club: FakeClub, number: int) -> FakeMessage:
     assert f"**Club Cup** (#1) · round {number}, board 1" in board.content
     assert set(board.pinged) == {first, second}  # both players are called
     assert board.attachments and board.buttons()
+    moved = await (await fake.slash(first, thread, "move", {"notation": "c3"})).response()
+    assert moved.message is not None and not moved.ephemeral
     resigned = await (await fake.slash(first, thread, "resign")).response()
     assert resigned.message is not None and not resigned.ephemeral
     return resigned.message
@@ -175,7 +178,7 @@ async def test_a_game_announced_again_after_a_crash_keeps_its_thread(
     fake, alice, bob, carol = fake_club.fake, fake_club.alice, fake_club.bob, fake_club.carol
     channel = fake_club.channel
     async with running(fake, tmp_path / "t.sqlite3") as bot:
-        create = {"game": "groups", "format": "single-elimination", "name": "Club Cup"}
+        create = {"game": "groups", "format": "knockout", "name": "Club Cup"}
         await (await fake.slash(carol, channel, "tournament create", create)).response()
         for user in (alice, bob):
             await (await fake.slash(user, channel, "tournament join")).response()

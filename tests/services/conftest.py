@@ -79,6 +79,8 @@ class RecordingNotifier:
     aborted: list[GameView] = field(default_factory=list)
     tournaments_finished: list[TournamentView] = field(default_factory=list)
     cancelled: list[tuple[TournamentView, str]] = field(default_factory=list)
+    seed_decisions: list[tuple[int, PairingRecord]] = field(default_factory=list)
+    """(tournament, the drawn last game) for every knockout match won on seeding."""
 
     async def tournament_round_started(self, tournament: TournamentView, number: int) -> None:
         self.rounds.append((tournament.id, number))
@@ -98,6 +100,11 @@ class RecordingNotifier:
 
     async def tournament_cancelled(self, tournament: TournamentView, reason: str) -> None:
         self.cancelled.append((tournament, reason))
+
+    async def tournament_seed_advanced(
+        self, tournament: TournamentView, pairing: PairingRecord
+    ) -> None:
+        self.seed_decisions.append((tournament.id, pairing))
 
 
 @dataclass

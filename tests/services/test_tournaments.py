@@ -83,8 +83,10 @@ async def games_in_progress(
 
 
 async def end_game(env: Env, game: GameRecord, winner: int | None) -> None:
-    """End a game: the loser resigns, or a draw is offered and accepted."""
+    """End a game after a first move (a game without one is not rated): the loser
+    resigns, or a draw is offered and accepted."""
     games = env.services.games
+    await play_any(env, game.id)
     first, second = game.players
     assert first is not None and second is not None
     if winner is None:
