@@ -27,7 +27,7 @@ import math
 import random
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import networkx as nx
 
@@ -65,22 +65,12 @@ class Audit:
     """Time spent pairing, playing and auditing."""
 
     def as_dict(self) -> dict[str, object]:
-        """The figures, for JSON."""
-        return {
-            "field": self.field,
-            "events": self.events,
-            "rounds": self.rounds,
-            "games": self.games,
-            "rematches": self.rematches,
-            "colour_breaks": self.colour_breaks,
-            "top_scorer_exceptions": self.top_scorer_exceptions,
-            "second_byes": self.second_byes,
-            "avoidable_floats": self.avoidable_floats,
-            "unpairable_rounds": self.unpairable_rounds,
-            "withdrawals": self.withdrawals,
-            "single_winner_share": self.single_winners / self.events if self.events else 0.0,
-            "seconds": self.seconds,
-        }
+        """The figures, for JSON: the counts, and the share of events with one winner."""
+        figures: dict[str, object] = asdict(self)
+        del figures["single_winners"]
+        share = self.single_winners / self.events if self.events else 0.0
+        figures["single_winner_share"] = share
+        return figures
 
 
 def rounds_for(field: int) -> int:
