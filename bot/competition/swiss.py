@@ -27,8 +27,9 @@ Every tier is a penalty on the edges of a complete graph (with a bye node when t
 is odd); `bot.competition.lexicographic` turns the tiers into weights so that no amount
 of a lower tier outweighs one unit of a higher one, and the maximum-weight perfect
 matching is the lexicographically best pairing. Seats then follow the Dutch colour rules
-(`_seats`). Boards are ordered by the higher score, then the sum of the scores, then the
-rank of the better-placed player; the bye comes last.
+(`seats`). Boards are ordered by the higher score, then the sum of the scores, then the
+rank of the better-placed player; the bye comes last. What is known of each player
+comes from `bot.competition.swiss_players`.
 
 A bye scores a full point. A forfeited game counts as a meeting but gives no colour.
 Withdrawn players are not paired any more.
@@ -39,31 +40,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from enum import Enum
 from typing import NamedTuple
 
-from bot.competition.colours import (
-    FIRST,
-    SECOND,
-    Preference,
-    Strength,
-    breaks_limits,
-    colour_difference,
-    preference,
-    seat_histories,
-)
+from bot.competition.colours import FIRST, SECOND, Strength, breaks_limits
 from bot.competition.lexicographic import best_matching
 from bot.competition.records import Pairing, PlayerId
-from bot.competition.scoring import SWISS_BYE_POINTS, WIN_POINTS, Record, records
-
-
-class Float(Enum):
-    """How a player was paired against their score in a round."""
-
-    DOWN = "down"
-    """Met a lower score, had the bye, or won by forfeit."""
-    UP = "up"
-    """Met a higher score."""
+from bot.competition.swiss_players import Entry, Float, entries_for
 
 
 class Penalty(NamedTuple):
@@ -102,36 +84,6 @@ class Penalty(NamedTuple):
     """How far the pairing is from the natural order, per score group (the top group as
     the highest digit): a floater should be the lowest of its group and meet the highest
     of the group below; a pair inside a group, top half against bottom half."""
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """What pairing needs to know about one active player."""
-
-    player: PlayerId
-    rank: int
-    """The place in pairing order (score, then seed), from 0."""
-    pairing_number: int
-    """The seed, from 1."""
-    half_points: int
-    level: int
-    """The score group, from 0 for the highest score."""
-    group_position: int
-    group_size: int
-    seats: tuple[int, ...]
-    """Seats of the games played, in order (byes and forfeits left out)."""
-    preference: Preference
-    scored_without_playing: int
-    """Byes and wins by forfeit so far."""
-    floats: tuple[Float | None, Float | None]
-    """The floats of the last round and of the round before it."""
-    top_scorer: bool = False
-    """In the last round: more than half the points possible so far."""
-
-    @property
-    def difference(self) -> int:
-        """First seats minus second seats so far."""
-        return colour_difference(self.seats)
 
 
 def pair_round(
@@ -177,99 +129,6 @@ def pair_round(
     return tuple(pairings)
 
 
-def entries_for(
-    players: Sequence[PlayerId],
-    history: tuple[Pairing, ...],
-    round_number: int,
-    gone: set[PlayerId],
-    *,
-    last: bool = False,
-) -> list[Entry]:
-    """The active players in pairing order (score, then seed), with what pairing needs."""
-    table = records(players, history, bye_points=SWISS_BYE_POINTS)
-    histories = seat_histories(history)
-    floats = float_history(players, history)
-    seed = {player: index for index, player in enumerate(players)}
-    active = sorted(
-        (player for player in players if player not in gone),
-        key=lambda player: (-table[player].points, seed[player]),
-    )
-    half_points = {player: round(table[player].points * 2) for player in active}
-    levels = {score: level for level, score in enumerate(sorted(set(half_points.values()))[::-1])}
-    groups = Counter(half_points.values())
-    entries = []
-    position: Counter[int] = Counter()
-    for rank, player in enumerate(active):
-        score = half_points[player]
-        seats = tuple(histories.get(player, ()))
-        mine = floats.get(player, {})
-        entries.append(
-            Entry(
-                player=player,
-                rank=rank,
-                pairing_number=seed[player] + 1,
-                half_points=score,
-                level=levels[score],
-                group_position=position[score],
-                group_size=groups[score],
-                seats=seats,
-                preference=preference(seats),
-                scored_without_playing=_scored_without_playing(table[player]),
-                floats=(mine.get(round_number - 1), mine.get(round_number - 2)),
-                top_scorer=last and score > round_number - 1,
-            )
-        )
-        position[score] += 1
-    return entries
-
-
-def float_history(
-    players: Sequence[PlayerId], history: Iterable[Pairing]
-) -> dict[PlayerId, dict[int, Float]]:
-    """Each player's floats by round: against a different score, a bye, a forfeit win."""
-    points = dict.fromkeys(players, 0.0)
-    floats: dict[PlayerId, dict[int, Float]] = {}
-    by_round: dict[int, list[Pairing]] = {}
-    for pairing in history:
-        by_round.setdefault(pairing.round, []).append(pairing)
-    for number in sorted(by_round):
-        for pairing in by_round[number]:
-            if pairing.second is None:
-                floats.setdefault(pairing.first, {})[number] = Float.DOWN
-                continue
-            assert pairing.result is not None
-            if pairing.result.is_forfeit:
-                winner = pairing.winner()
-                if winner is not None:
-                    floats.setdefault(winner, {})[number] = Float.DOWN
-                continue
-            first, second = points[pairing.first], points[pairing.second]
-            if first != second:
-                higher, lower = (
-                    (pairing.first, pairing.second)
-                    if first > second
-                    else (pairing.second, pairing.first)
-                )
-                floats.setdefault(higher, {})[number] = Float.DOWN
-                floats.setdefault(lower, {})[number] = Float.UP
-        for pairing in by_round[number]:
-            if pairing.second is None:
-                points[pairing.first] += SWISS_BYE_POINTS
-            else:
-                for player in pairing.players:
-                    points[player] += pairing.score(player) or 0.0
-    return floats
-
-
-def _scored_without_playing(record: Record) -> int:
-    """Byes and wins by forfeit: either rules out a further bye."""
-    return sum(
-        1
-        for e in record.encounters
-        if e.opponent is None or (not e.played and e.points == WIN_POINTS)
-    )
-
-
 def _match(
     entries: list[Entry], met: Counter[frozenset[PlayerId]]
 ) -> tuple[list[tuple[Entry, Entry]], Entry | None]:
@@ -284,7 +143,7 @@ def _match(
         | {entry.half_points - lowest + 2 for entry in entries}
     )
     # A distance inside a group is below twice the field, counted at most twice a pair.
-    scales = _Scales(levels, pairs + 1, differences, 4 * len(entries) * pairs + 1)
+    scales = Scales(levels, pairs + 1, differences, 4 * len(entries) * pairs + 1)
     penalties: dict[tuple[int, int], Penalty] = {}
     for i, one in enumerate(entries):
         for j in range(i + 1, len(entries)):
@@ -302,8 +161,9 @@ def _match(
 
 
 @dataclass(frozen=True, slots=True)
-class _Scales:
-    """Turns score groups and differences into digits of one penalty tier."""
+class Scales:
+    """Turns score groups, score differences and order distances into digits of one
+    penalty tier each."""
 
     levels: int
     """Score groups, the bye's level included."""
@@ -332,7 +192,7 @@ class _Scales:
 
 
 def pair_penalty(
-    one: Entry, other: Entry, met: Counter[frozenset[PlayerId]], scales: _Scales
+    one: Entry, other: Entry, met: Counter[frozenset[PlayerId]], scales: Scales
 ) -> Penalty:
     """The penalty tiers of pairing two players (`one` ranked higher)."""
     breaks, top_difference, top_run, unmet, unmet_strong = min(
@@ -376,7 +236,7 @@ def _half_distance(one: Entry, other: Entry) -> int:
     return one.group_size + shift
 
 
-def bye_penalty(entry: Entry, lowest: int, scales: _Scales) -> Penalty:
+def bye_penalty(entry: Entry, lowest: int, scales: Scales) -> Penalty:
     """The penalty tiers of giving `entry` the bye: a pairing a point below the lowest."""
     return Penalty(
         rematch=0,

@@ -457,7 +457,8 @@ class TournamentService:
         result = Result.from_winner(view.record.winner)
         if await self._repository.set_pairing_result(pairing.id, result):
             log.info("tournament %s: game %s ended %s", tournament_id, view.id, result.label)
-            await self._announce_seed_decision(tournament_id, pairing.id)
+            if result is Result.DRAW:
+                await self._announce_seed_decision(tournament_id, pairing.id)
             self._schedule(tournament_id, f"after game {view.id}")
 
     async def _announce_seed_decision(self, tournament_id: int, pairing_id: int) -> None:
@@ -549,7 +550,8 @@ class TournamentService:
                 )
             if await self._repository.set_pairing_result(pairing.id, result):
                 changed = True
-                await self._announce_seed_decision(view.id, pairing.id)
+                if result is Result.DRAW:
+                    await self._announce_seed_decision(view.id, pairing.id)
         return await self.view(view.id) if changed else view
 
     async def _make_games(self, view: TournamentView) -> TournamentView:

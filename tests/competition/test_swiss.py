@@ -23,7 +23,8 @@ from bot.competition.colours import (
 )
 from bot.competition.records import Pairing, Result
 from bot.competition.scoring import SWISS_BYE_POINTS, records
-from bot.competition.swiss import Float, entries_for, float_history, pair_round, seats
+from bot.competition.swiss import Scales, pair_round, seats
+from bot.competition.swiss_players import Float, entries_for, float_history
 from bot.competition.tournament import Format, Tournament
 
 W, L, D = Result.FIRST_WINS, Result.SECOND_WINS, Result.DRAW
@@ -285,6 +286,18 @@ def test_identical_histories_give_the_higher_ranked_player_their_preference() ->
     entries = {e.player: e for e in entries_for([1, 2, 3, 4], tuple(history), 2, set())}
     first, second = seats(entries[2], entries[1])
     assert (first.player, second.player) == (2, 1)
+
+
+def test_score_differences_compare_largest_first_as_in_the_rules_example() -> None:
+    """The rules' PSD example: [2, 1½, ½] is worse than [2, 1, 1] (the second largest
+    difference decides), however the smaller ones add up."""
+    scales = Scales(levels=6, base=4, differences=[0, 1, 2, 3, 4], order_base=1)
+
+    def psd(*points: float) -> int:
+        return sum(scales.difference(round(2 * p)) for p in points)
+
+    assert psd(2.0, 1.0, 1.0) < psd(2.0, 1.5, 0.5)
+    assert psd(1.5, 0.5, 0.5) < psd(2.0, 0.0, 0.0) < psd(2.0, 0.5, 0.0)
 
 
 # --- float history -------------------------------------------------------------------
