@@ -10,55 +10,87 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.competition.elimination import stage_name
 from bot.competition.glicko2 import PROVISIONAL_DEVIATION
 from bot.competition.tables import display_width, fit
 from bot.competition.tournament import Format
 from bot.services.ratings import LeaderboardEntry, RatingCard
 from bot.services.results import GameView
 from bot.services.tournament_views import Cancellation, TournamentView, Withdrawal
-from bot.storage.competition import PairingRecord, TournamentStatus
+from bot.storage.competition import PairingRecord, TournamentRecord, TournamentStatus
 from bot.texts import Style, game_title, start_caption
 from rules import get_game
 
 MESSAGE_LIMIT = 2000
 """The most characters a Discord message holds."""
+NAMES_BUDGET = 400
+"""Characters a list of names in running text may take before "and N more"."""
+MANY_BYES = 8
+"""More byes than this in a round are counted, not named (the table names them)."""
 
 
 @dataclass(frozen=True, slots=True)
 class TableMessage:
-    """A message made of a head, a table (shown as a code block) and a tail."""
+    """A message made of a head, a table (shown as a code block) and a tail.
+
+    With `code` False the table is a plain list of lines (Discord formatting allowed).
+    """
 
     head: str
     table: str
     tail: str = ""
+    code: bool = True
 
     def text(self) -> str:
         """The whole message."""
         return self._with(self.table)
 
-    def shortened(self, limit: int = MESSAGE_LIMIT) -> tuple[str, bool]:
-        """The message within `limit` characters, and whether table lines were left out.
+    def plain(self) -> str:
+        """The whole message without code fences, as a text file holds it."""
+        return "\n".join(part for part in (self.head, self.table, self.tail) if part) + "\n"
 
-        The table's heading line is always kept; whole lines are dropped from the end.
+    def shortened(self, limit: int = MESSAGE_LIMIT) -> tuple[str, bool]:
+        """The message within `limit` characters, and whether lines were left out.
+
+        Whole lines are dropped from the end of the table (its heading line kept when
+        there is room); nothing is ever cut inside a line. Should the head and tail alone
+        be too long, whole lines of the message are kept from its start.
         """
         text = self.text()
         if len(text) <= limit:
             return text, False
-        lines = self.table.split("\n")
+        lines = self.table.split("\n") if self.table else []
         kept = len(lines)
-        while kept > 1:
+        while kept > 0:
             kept -= 1
             cut = "\n".join([*lines[:kept], f"… {len(lines) - kept} more lines (attached)"])
             text = self._with(cut)
             if len(text) <= limit:
                 return text, True
-        return self._with(lines[0])[:limit], True
+        note = "… (the whole message is attached)"
+        fitted: list[str] = []
+        for line in self.plain().split("\n"):
+            if len("\n".join([*fitted, line, note])) > limit:
+                break
+            fitted.append(line)
+        return "\n".join([*fitted, note]), True
 
     def _with(self, table: str) -> str:
-        parts = [self.head, f"```\n{table}\n```"]
-        if self.tail:
-            parts.append(self.tail)
-        return "\n".join(part for part in parts if part)
+        body = f"```\n{table}\n```" if self.code and table else table
+        return "\n".join(part for part in (self.head, body, self.tail) if part)
+
+
+def names_list(names: Sequence[str], budget: int = NAMES_BUDGET) -> str:
+    """Names joined with commas, as many as fit in `budget` characters, then how many
+    more ("alice, bob and 12 more"); never a name cut in two."""
+    shown: list[str] = []
+    for index, name in enumerate(names):
+        rest = len(names) - index - 1
+        more = f" and {rest} more" if rest else ""
+        if len(", ".join([*shown, name])) + len(more) > budget and shown:
+            return f"{', '.join(shown)} and {len(names) - len(shown)} more"
+        shown.append(name)
+    return ", ".join(shown)
 
 
 # --- ratings ---
@@ -166,7 +198,25 @@ def rounds_text(view: TournamentView) -> str:
         return "everyone meets everyone once"
     if record.format is Format.DOUBLE_ROUND_ROBIN:
         return "everyone meets everyone twice"
-    return "knockout, seeded by rating"
+    return "seeded by rating"
+
+
+def tournament_list_message(records: Sequence[TournamentRecord]) -> TableMessage:
+    """/tournament list: one line per tournament taking entries or running."""
+    if not records:
+        return TableMessage(
+            "No tournament is taking entries or running here. Organisers start one with "
+            "/tournament create.",
+            "",
+        )
+    lines = [
+        f"#{r.id} **{r.name}** · {get_game(r.game).title} · {r.format.label} · "
+        f"{'taking entries' if r.status is TournamentStatus.OPEN else 'running'}"
+        for r in records
+    ]
+    return TableMessage(
+        f"Tournaments on this server ({len(records)}):", "\n".join(lines), code=False
+    )
 
 
 def tournament_summary(view: TournamentView, style: Style) -> str:
@@ -220,12 +270,19 @@ def announcement_text(view: TournamentView, style: Style) -> str:
     return "\n".join(head)
 
 
-def entrants_text(view: TournamentView) -> str:
+def entrant_names(view: TournamentView) -> list[str]:
     """The entrants' names, in the order they joined (or by seed once started)."""
-    if not view.entrants:
+    return [f"{e.name}{' (withdrawn)' if e.withdrawn else ''}" for e in view.entrants]
+
+
+def entrants_text(view: TournamentView, budget: int | None = None) -> str:
+    """ "Players (3): alice, bob, dave." — with a `budget`, as many names as fit, then
+    how many more."""
+    names = entrant_names(view)
+    if not names:
         return "Nobody has entered yet."
-    names = [f"{e.name}{' (withdrawn)' if e.withdrawn else ''}" for e in view.entrants]
-    return f"Players ({len(names)}): " + ", ".join(names) + "."
+    listed = ", ".join(names) if budget is None else names_list(names, budget)
+    return f"Players ({len(names)}): {listed}."
 
 
 def winner_text(view: TournamentView, style: Style) -> str:
@@ -251,38 +308,97 @@ def tiebreak_note(view: TournamentView) -> str:
 
 
 def standings_message(view: TournamentView) -> TableMessage:
-    """/tournament standings: the table after the rounds played so far."""
+    """/tournament standings: the table after the rounds played so far (before the
+    start, the entrants; for a cancelled tournament, where it stopped)."""
     state = view.state
     record = view.record
+    heading = tournament_heading(view)
     if state is None:
-        return TableMessage(
-            f"{tournament_heading(view)} has not started yet.\n{entrants_text(view)}", ""
-        )
+        if record.status is TournamentStatus.CANCELLED:
+            return TableMessage(f"{heading} was cancelled before it started.", "")
+        if not view.entrants:
+            return TableMessage(f"{heading} has not started yet. Nobody has entered yet.", "")
+        names = entrant_names(view)
+        table = "\n".join(f"{n:>3}  {name}" for n, name in enumerate(names, start=1))
+        head = f"{heading} has not started yet. Players entered ({len(names)}), in order of entry:"
+        return TableMessage(head, table)
     done = sum(1 for n in range(1, state.current_round + 1) if state.is_round_complete(n))
     if record.status is TournamentStatus.FINISHED:
-        head = f"{tournament_heading(view)} · final standings"
+        head = f"{heading} · final standings"
+    elif record.status is TournamentStatus.CANCELLED:
+        head = f"{heading} was cancelled after {done} of {record.rounds} rounds: the standings then"
     else:
-        head = f"{tournament_heading(view)} · standings after {done} of {record.rounds} rounds"
+        head = f"{heading} · standings after {done} of {record.rounds} rounds"
     return TableMessage(head, state.standings_table(view.names), tiebreak_note(view))
 
 
 def pairings_message(view: TournamentView, number: int | None = None) -> TableMessage:
     """/tournament pairings: one round's games with results so far (the latest round)."""
     state = view.state
+    heading = tournament_heading(view)
+    cancelled = view.record.status is TournamentStatus.CANCELLED
     if state is None or state.current_round == 0:
-        return TableMessage(f"{tournament_heading(view)} has no pairings yet.", "")
+        if cancelled:
+            return TableMessage(f"{heading} was cancelled before any round was paired.", "")
+        return TableMessage(f"{heading} has no pairings yet.", "")
     number = state.current_round if number is None else number
     if not 1 <= number <= state.current_round:
         return TableMessage(
-            f"{tournament_heading(view)} has paired rounds 1 to {state.current_round} so far.",
+            f"{heading} has paired rounds 1 to {state.current_round} so far.",
             "",
         )
     colours = tuple(get_game(view.record.game).colours)
     table = state.pairings_table(number, view.names, seats=(colours[0], colours[1]))
     resting = [view.names[p] for p in state.resting(number)]
-    tail = f"Not playing this round: {', '.join(resting)}." if resting else ""
-    head = f"{tournament_heading(view)} · round {number} of {view.record.rounds}"
+    tail = f"Not playing this round: {names_list(resting)}." if resting else ""
+    head = f"{heading} · round {number} of {view.record.rounds}"
+    if cancelled:
+        head += " (the tournament was cancelled)"
     return TableMessage(head, table, tail)
+
+
+def byes_text(view: TournamentView, number: int) -> str:
+    """Who has a bye in round `number`, and what it gives them."""
+    byes = [view.names[p.first_id] for p in view.round_pairings(number) if p.second_id is None]
+    if not byes:
+        return ""
+    record = view.record
+    many = len(byes) > MANY_BYES
+    listed = f"{len(byes)} players (in the table)" if many else ", ".join(byes)
+    if record.format is Format.SINGLE_ELIMINATION and record.rounds is not None:
+        through = (
+            "win the tournament"
+            if number == record.rounds
+            else f"go through to {stage_name(number + 1, record.rounds)}"
+        )
+        if len(byes) == 1:
+            return f"{byes[0]} has a bye: they {through} without playing."
+        return f"Byes: {listed} {through} without playing."
+    return f"{byes[0]} has the bye: a point without playing."
+
+
+def seed_advance_text(view: TournamentView, pairing: PairingRecord) -> str:
+    """A knockout match drawn to its last game: the better seed goes through, and why."""
+    state = view.state
+    match = state.seed_decision(pairing.pairing) if state is not None else None
+    rounds = view.record.rounds
+    if match is None or match.winner is None or rounds is None:
+        return ""
+    loser = pairing.first_id if match.winner != pairing.first_id else pairing.second_id
+    assert loser is not None
+    seeds = {entrant.user_id: entrant.seed for entrant in view.entrants}
+    names = view.names
+    winner_name, loser_name = names[match.winner], names[loser]
+    if pairing.round == rounds:
+        what = "wins the final"
+    else:
+        what = f"goes through to {stage_name(pairing.round + 1, rounds)}"
+    games = "both games" if len(match.games) == 2 else f"all {len(match.games)} games"
+    return (
+        f"{tournament_heading(view)} · {stage_name(pairing.round, rounds)}: {winner_name} and "
+        f"{loser_name} drew {games}, so {winner_name} {what} as the better seed "
+        f"(seed {seeds[match.winner]} against seed {seeds[loser]})."
+    )
 
 
 def round_started_message(view: TournamentView, number: int) -> TableMessage:
@@ -297,8 +413,7 @@ def round_started_message(view: TournamentView, number: int) -> TableMessage:
     else:
         head = f"{tournament_heading(view)}: round {number} of {record.rounds} has started."
     tail = "Each game has its own thread; results reach the tournament by themselves."
-    if pairings.tail:
-        tail = f"{pairings.tail}\n{tail}"
+    tail = "\n".join(part for part in (byes_text(view, number), pairings.tail, tail) if part)
     return TableMessage(head, pairings.table, tail)
 
 

@@ -20,9 +20,12 @@ from bot.tournament_texts import (
     TableMessage,
     board_label,
     leaderboard_message,
+    names_list,
+    pairings_message,
     rating_text,
     rounds_text,
     standings_message,
+    tournament_list_message,
 )
 
 NOW = datetime(2025, 5, 1, tzinfo=UTC)
@@ -111,9 +114,74 @@ def test_rounds_and_board_labels() -> None:
 
 
 def test_standings_before_the_start_list_the_players() -> None:
-    """Before the start, the standings say so and name the entrants."""
+    """Before the start, the standings say so and list the entrants, one a line (so a
+    long list is cut between names); a cancelled one says it was cancelled."""
     entrants = (EntrantRecord(7, 10, "ann", NOW), EntrantRecord(7, 20, "bob", NOW))
     view = TournamentView(tournament(status=TournamentStatus.OPEN), entrants, ())
     message = standings_message(view)
-    assert message.head == "**Cup** (#7) has not started yet.\nPlayers (2): ann, bob."
-    assert message.table == ""
+    assert message.head == (
+        "**Cup** (#7) has not started yet. Players entered (2), in order of entry:"
+    )
+    assert message.table == "  1  ann\n  2  bob"
+    nobody = TournamentView(tournament(status=TournamentStatus.OPEN), (), ())
+    assert standings_message(nobody) == TableMessage(
+        "**Cup** (#7) has not started yet. Nobody has entered yet.", ""
+    )
+    cancelled = TournamentView(tournament(status=TournamentStatus.CANCELLED), entrants, ())
+    assert standings_message(cancelled).head == "**Cup** (#7) was cancelled before it started."
+    assert pairings_message(cancelled).head == (
+        "**Cup** (#7) was cancelled before any round was paired."
+    )
+
+
+def test_standings_of_many_entrants_are_cut_between_names_and_attached_whole() -> None:
+    """128 entrants with 32-character names: the message stays within 2,000 characters,
+    ends on a whole line, and the attachment holds every name."""
+    names = [f"player-{n:03d}-" + "x" * 21 for n in range(128)]
+    entrants = tuple(EntrantRecord(7, n, name, NOW) for n, name in enumerate(names))
+    message = standings_message(
+        TournamentView(tournament(status=TournamentStatus.OPEN), entrants, ())
+    )
+    text, cut = message.shortened()
+    assert cut and len(text) <= 2000
+    listed = [line.split()[-1] for line in text.splitlines() if line.strip()[:1].isdigit()]
+    assert listed == names[: len(listed)] and len(listed) > 40
+    assert f"… {128 - len(listed)} more lines (attached)" in text
+    assert all(name in message.plain() for name in names)
+
+
+def test_a_message_whose_head_is_too_long_keeps_whole_lines() -> None:
+    """Head and tail alone beyond the limit: whole lines from the start, then a note; the
+    plain text (for the attachment) is never empty."""
+    head = "\n".join(f"line {n} " + "y" * 50 for n in range(60))
+    text, cut = TableMessage(head, "").shortened(500)
+    assert cut and len(text) <= 500
+    assert text.endswith("… (the whole message is attached)")
+    assert all(line.startswith("line ") for line in text.splitlines()[:-1])
+    assert all(len(line) == len("line 10 ") + 50 or len(line) == len("line 1 ") + 50
+               for line in text.splitlines()[:-1])  # fmt: skip
+    assert TableMessage(head, "").plain() == head + "\n"
+
+
+def test_names_list_stops_between_names() -> None:
+    """As many names as fit, then how many more; one name always shows."""
+    assert names_list(["ann", "bob"]) == "ann, bob"
+    assert names_list(["ann", "bob", "cy", "dee"], budget=20) == "ann, bob and 2 more"
+    assert names_list(["ann", "bob", "cy", "dee"], budget=18) == "ann and 3 more"
+    assert names_list(["a" * 30, "bob"], budget=10) == "a" * 30 + " and 1 more"
+
+
+def test_the_tournament_list_is_one_line_each() -> None:
+    """/tournament list: a head counting them and one line per tournament, not a code
+    block; nothing going on says how to start one."""
+    records = [
+        tournament(id=3, name="Spring Swiss", status=TournamentStatus.RUNNING),
+        tournament(Format.SINGLE_ELIMINATION, id=4),
+    ]
+    message = tournament_list_message(records)
+    assert message.text() == (
+        "Tournaments on this server (2):\n"
+        "#3 **Spring Swiss** · Groups · Swiss · running\n"
+        "#4 **Cup** · Groups · Knockout · taking entries"
+    )
+    assert tournament_list_message([]).head.startswith("No tournament is taking entries")

@@ -1,4 +1,5 @@
-"""`tabula bench pairing`: how long a Swiss round takes to pair, by field size."""
+"""`tabula bench pairing`: how long a Swiss round takes to pair, by field size; with
+`--simulate`, how well many simulated Swiss tournaments keep the pairing rules."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import statistics
 import time
 from typing import Any
 
+from bot.bench import pairing_simulation
 from bot.competition.glicko2 import Rating, rate_game
 from bot.competition.records import Result
 from bot.competition.tournament import Format, Tournament
@@ -60,21 +62,41 @@ def measure_ratings(seconds: float, seed: int) -> dict[str, Any]:
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `bench pairing`."""
     parser = subparsers.add_parser(
-        "pairing", help="Swiss pairing and standings time by field size; Glicko-2 speed"
+        "pairing",
+        help="Swiss pairing and standings time by field size; Glicko-2 speed; "
+        "--simulate: rule checks over many simulated Swiss tournaments",
     )
     parser.add_argument(
-        "fields", nargs="*", type=int, help=f"field sizes (default {DEFAULT_FIELDS})"
+        "fields",
+        nargs="*",
+        type=int,
+        help=f"field sizes (default {DEFAULT_FIELDS}; "
+        f"with --simulate {pairing_simulation.DEFAULT_FIELDS})",
     )
-    parser.add_argument("--rounds", type=int, default=7, help="Swiss rounds per field")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        help="Swiss rounds per field (default 7; with --simulate ⌈log₂ N⌉, the bot's default)",
+    )
+    parser.add_argument(
+        "--simulate",
+        action="store_true",
+        help="play many random Swiss tournaments and count every broken pairing rule",
+    )
+    parser.add_argument(
+        "--events", type=int, default=20, help="with --simulate: tournaments per field size"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print JSON lines")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Measure every field size, then the rating update, and print the figures."""
+    """Measure (or, with --simulate, audit) every field size and print the figures."""
+    if args.simulate:
+        return simulate(args)
     for field in args.fields or DEFAULT_FIELDS:
-        report = measure_swiss(field, args.rounds, args.seed)
+        report = measure_swiss(field, args.rounds or 7, args.seed)
         if args.json:
             print(json.dumps(report))
             continue
@@ -89,3 +111,56 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"glicko-2: {ratings['rated_games_per_second']:,.0f} rated games/s")
     return 0
+
+
+SIMULATION_COLUMNS = (
+    ("field", "field"),
+    ("rounds", "rounds"),
+    ("games", "games"),
+    ("rematches", "rematches"),
+    ("colour_breaks", "colour breaks"),
+    ("second_byes", "second byes"),
+    ("avoidable_floats", "avoidable floats"),
+    ("unpairable_rounds", "unpairable"),
+    ("single_winner_share", "single winner"),
+    ("top_scorer_exceptions", "top-scorer exc."),
+    ("withdrawals", "withdrawals"),
+    ("seconds", "s"),
+)
+"""The table `--simulate` prints: (figure, heading)."""
+
+
+def simulate(args: argparse.Namespace) -> int:
+    """Audit simulated Swiss tournaments; exit 1 if any rule that can be kept was broken."""
+    fields = tuple(args.fields) or pairing_simulation.DEFAULT_FIELDS
+    if any(field < 2 for field in fields) or args.events < 1:
+        raise SystemExit("tabula bench pairing: fields need 2 players or more, --events 1 or more")
+    rounds = "⌈log₂ N⌉" if args.rounds is None else str(args.rounds)
+    if not args.json:
+        print(
+            f"Swiss simulation: {args.events} events per field, {rounds} rounds, "
+            f"{pairing_simulation.DRAW_RATE:.0%} draws, "
+            f"{pairing_simulation.WITHDRAW_RATE:.0%} of games abandoned by a withdrawal"
+        )
+        print("  ".join(heading for _, heading in SIMULATION_COLUMNS))
+    broken = 0
+    for field in fields:
+        audit = pairing_simulation.simulate_field(field, args.events, args.seed, rounds=args.rounds)
+        figures = audit.as_dict()
+        broken += audit.rematches + audit.colour_breaks + audit.second_byes
+        broken += audit.avoidable_floats
+        if args.json:
+            print(json.dumps(figures))
+            continue
+        cells = []
+        for key, heading in SIMULATION_COLUMNS:
+            value = figures[key]
+            if key == "single_winner_share":
+                text = f"{value:.0%}"
+            elif key == "seconds":
+                text = f"{value:.1f}"
+            else:
+                text = str(value)
+            cells.append(text.rjust(len(heading)))
+        print("  ".join(cells))
+    return 1 if broken else 0

@@ -2,7 +2,8 @@
 
 - `glicko2`: Glicko-2 ratings, one game at a time.
 - `records`: entrants, pairings and results.
-- `round_robin`, `swiss`, `elimination`: the pairing methods.
+- `round_robin`, `swiss` (+ `swiss_players`, `lexicographic`), `elimination`: the pairing
+  methods.
 - `scoring`, `tiebreaks`, `standings`: points, tie-breaks and rankings.
 - `tournament`: one tournament's state and what to pair next.
 - `tables`: standings and pairings as text for a Discord code block.

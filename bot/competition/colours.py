@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import IntEnum
 
 from bot.competition.records import Pairing, PlayerId
 
@@ -41,3 +43,53 @@ def longest_run(history: list[int]) -> int:
         previous = seat
         best = max(best, run)
     return best
+
+
+MAX_DIFFERENCE = 2
+"""The widest colour difference the Swiss allows (FIDE's absolute limit)."""
+MAX_RUN = 2
+"""The most games running in the same seat the Swiss allows."""
+
+
+class Strength(IntEnum):
+    """How much a player wants a seat next (FIDE's colour preferences)."""
+
+    NONE = 0
+    """No game played yet."""
+    MILD = 1
+    """Colours level: the seat opposite the last game's."""
+    STRONG = 2
+    """One game more in one seat than in the other: the other seat."""
+    ABSOLUTE = 3
+    """The other seat is the only one allowed (two more, or the same seat twice running)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Preference:
+    """The seat a player is due next, and how strongly."""
+
+    seat: int | None
+    """FIRST or SECOND; None without a preference."""
+    strength: Strength
+
+
+def preference(history: Sequence[int]) -> Preference:
+    """The seat a player with these seats (played games only, in order) is due next."""
+    if not history:
+        return Preference(None, Strength.NONE)
+    difference = colour_difference(history)
+    if difference > 1 or difference < -1:
+        return Preference(SECOND if difference > 0 else FIRST, Strength.ABSOLUTE)
+    if len(history) >= MAX_RUN and len(set(history[-MAX_RUN:])) == 1:
+        return Preference(1 - history[-1], Strength.ABSOLUTE)
+    if difference:
+        return Preference(SECOND if difference > 0 else FIRST, Strength.STRONG)
+    return Preference(1 - history[-1], Strength.MILD)
+
+
+def breaks_limits(history: Sequence[int], seat: int) -> tuple[bool, bool]:
+    """Whether taking `seat` next breaks the Swiss's absolute colour limits: (a colour
+    difference beyond two, the same seat a third time running)."""
+    after = [*history, seat]
+    wide = abs(colour_difference(after)) > MAX_DIFFERENCE
+    return wide, len(after) > MAX_RUN and len(set(after[-MAX_RUN - 1 :])) == 1

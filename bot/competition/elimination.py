@@ -161,6 +161,47 @@ def replays(
     return tuple(due)
 
 
+def seed_decision(
+    players: Sequence[PlayerId],
+    pairings: Iterable[Pairing],
+    game: Pairing,
+    *,
+    withdrawn: Iterable[PlayerId] = (),
+) -> Match | None:
+    """The match `game` ended by a draw that sent the better seed through (the match's
+    last game allowed, drawn), or None when `game` did not decide a match that way."""
+    if game.result is not Result.DRAW:
+        return None
+    for matches in rounds_of(players, pairings, withdrawn=withdrawn):
+        for match in matches:
+            if match.decided and match.winner is not None and match.games[-1:] == (game,):
+                return match
+    return None
+
+
+def eliminated_before(
+    players: Sequence[PlayerId],
+    pairings: Iterable[Pairing],
+    round_number: int,
+    *,
+    withdrawn: Iterable[PlayerId] = (),
+) -> set[PlayerId]:
+    """The players knocked out in the rounds before `round_number`."""
+    out: set[PlayerId] = set()
+    for matches in rounds_of(players, pairings, withdrawn=withdrawn)[: round_number - 1]:
+        for match in matches:
+            for side in (match.top, match.bottom):
+                if match.decided and side is not None and side != match.winner:
+                    out.add(side)
+    return out
+
+
+def stage_name(round_number: int, rounds: int) -> str:
+    """A round's name: "the final", "the semi-final", "the quarter-final", "round 2"."""
+    stage = _stage(round_number, rounds)
+    return stage if stage.startswith("round") else f"the {stage}"
+
+
 def standings(
     players: Sequence[PlayerId],
     pairings: Iterable[Pairing],

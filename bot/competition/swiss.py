@@ -1,24 +1,38 @@
-"""Swiss pairings by maximum-weight matching (networkx), deterministic for a given input.
+"""Swiss pairings by the priorities of FIDE's Dutch system, found by maximum-weight matching.
 
-Each round pairs the active players so that, in this order of importance:
+Players are ranked for pairing by score, then seed (their pairing number). Each round
+pairs the active players so that, in this order of importance:
 
-1. nobody meets an earlier opponent again while that can be avoided;
-2. every player's colour difference (first seats minus second seats) stays within one;
-3. with an odd field, the bye goes to the lowest-ranked player who has had the fewest
-   byes (so nobody gets a second bye while someone has none);
-4. players meet others on the same score, or as close to it as possible;
-5. players get the seat they are due (alternating, and never a third time running);
-6. within a score group the top half meets the bottom half (1 v 5, 2 v 6, ...).
+1. **Absolute** (broken only when no pairing of the round keeps them): nobody meets an
+   earlier opponent again; nobody gets a second bye (a bye or a win by forfeit counts as
+   one); nobody's colour difference goes beyond two, nor gets the same seat three games
+   running. FIDE's exception for the last round: a top scorer (more than half the points
+   possible so far) may meet a player due the same seat, so that the leaders meet;
+   breaking the colour limits there is then kept as rare as possible, right after the
+   scores.
+2. **Scores**: players meet others on their score. The fewest floats: score-group
+   boundaries crossed by a game, counted once per boundary (a game across two counts
+   two); among pairings with as many, the one floating fewer players out of higher
+   groups, from the top down (FIDE's downfloaters per bracket). Floats go to the nearest
+   score (the score differences, largest first, as small as possible: FIDE's PSD);
+   nobody floats the same way as in the round before, then as two rounds before, where
+   that can be avoided. The bye counts as a pairing with a group one point below the
+   lowest score, so it goes to the lowest group.
+3. **Colours**: as many players as possible get their due seat, then as many with a
+   strong preference as possible.
+4. **Order**: a player who floats down meets the highest of the group below; inside a
+   score group the top half meets the bottom half (1 v 5, 2 v 6, ... in a group of 8).
 
-Each rule is a tier of penalties on the edges of a complete graph; the tiers are
-combined as digits of a mixed-radix number, so no amount of a lower tier ever
-outweighs one unit of a higher one, and the matching with the largest total weight is
-the lexicographically best pairing. Keeping colours within one is stricter than FIDE's
-limit of two: now and then a player floats to a neighbouring score group instead.
+Every tier is a penalty on the edges of a complete graph (with a bye node when the field
+is odd); `bot.competition.lexicographic` turns the tiers into weights so that no amount
+of a lower tier outweighs one unit of a higher one, and the maximum-weight perfect
+matching is the lexicographically best pairing. Seats then follow the Dutch colour rules
+(`seats`). Boards are ordered by the higher score, then the sum of the scores, then the
+rank of the better-placed player; the bye comes last. What is known of each player
+comes from `bot.competition.swiss_players`.
 
-Players are ranked for pairing by score, then seed. A bye scores a full point. A
-forfeited game counts as a meeting but gives no colour. Withdrawn players are simply
-not paired any more.
+A bye scores a full point. A forfeited game counts as a meeting but gives no colour.
+Withdrawn players are not paired any more.
 """
 
 from __future__ import annotations
@@ -26,34 +40,50 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
-import networkx as nx
-
-from bot.competition.colours import FIRST, SECOND, colour_difference, seat_histories
+from bot.competition.colours import FIRST, SECOND, Strength, breaks_limits
+from bot.competition.lexicographic import best_matching
 from bot.competition.records import Pairing, PlayerId
-from bot.competition.scoring import SWISS_BYE_POINTS, records
-
-_REPEAT_PENALTY = 1
-"""Getting the same seat as last round (with colours level)."""
-_THIRD_RUNNING_PENALTY = 4
-"""Getting the same seat a third round running."""
-_UNDUE_SEAT_PENALTY = 2
-"""Not getting the seat one's colour difference asks for."""
+from bot.competition.swiss_players import Entry, Float, entries_for
 
 
-@dataclass(frozen=True, slots=True)
-class _Entry:
-    """What pairing needs to know about one active player."""
+class Penalty(NamedTuple):
+    """What one pairing (or the bye) costs, most important tier first."""
 
-    player: PlayerId
-    rank: int
-    half_points: int
-    group_position: int
-    group_size: int
-    seats: tuple[int, ...]
-    difference: int
-    """First seats minus second seats so far."""
-    byes: int
+    rematch: int
+    """Earlier meetings of the two players."""
+    second_bye: int
+    """A bye for a player who has had one (or a win by forfeit)."""
+    colour_break: int
+    """Players whose colour difference would pass two, or with a third seat running."""
+    floats: int
+    """The score-group boundaries crossed (two for a game across two boundaries)."""
+    floats_from_top: int
+    """The same boundaries, each a digit of its own, the top boundary the highest: of two
+    pairings with as many floats, the one floating fewer players out of higher groups."""
+    score_difference: int
+    """The score difference, as a digit of its own by size (largest differences first)."""
+    downfloat_again: int
+    """A downfloat for a player who floated down the round before."""
+    upfloat_again: int
+    """An upfloat for a player who floated up the round before."""
+    downfloat_two_ago: int
+    """A downfloat for a player who floated down two rounds before."""
+    upfloat_two_ago: int
+    """An upfloat for a player who floated up two rounds before."""
+    top_difference: int
+    """In a top scorer's last-round game: players whose colour difference passes two."""
+    top_run: int
+    """In a top scorer's last-round game: players with a third seat running."""
+    unmet_colour: int
+    """Players who do not get their due seat."""
+    unmet_strong_colour: int
+    """Players with a strong (or absolute) preference who do not get their seat."""
+    order: int
+    """How far the pairing is from the natural order, per score group (the top group as
+    the highest digit): a floater should be the lowest of its group and meet the highest
+    of the group below; a pair inside a group, top half against bottom half."""
 
 
 def pair_round(
@@ -62,181 +92,218 @@ def pair_round(
     round_number: int,
     *,
     withdrawn: Iterable[PlayerId] = (),
+    last_round: int | None = None,
 ) -> tuple[Pairing, ...]:
     """Round `round_number`'s pairings, best boards first and the bye (if any) last.
 
     `players` are all entrants in seed order; `history` holds every earlier round,
-    finished; `withdrawn` players are left out.
+    finished; `withdrawn` players are left out. In `last_round`, the top scorers'
+    exception to the colour limits applies.
     """
     history = tuple(history)
     if any(pairing.round >= round_number for pairing in history):
         raise ValueError(f"round {round_number} must come after the rounds already played")
     if not all(pairing.is_finished for pairing in history):
         raise ValueError("every game of the earlier rounds must be finished first")
-    gone = set(withdrawn)
-    entries = _entries(players, history, gone)
+    entries = entries_for(
+        players, history, round_number, set(withdrawn), last=round_number == last_round
+    )
     if len(entries) < 2:
         raise ValueError("a Swiss round needs at least two active players")
     met = Counter(frozenset(p.players) for p in history if p.second is not None)
     pairs, bye = _match(entries, met)
-    boards = sorted(pairs, key=lambda pair: min(pair[0].rank, pair[1].rank))
+    boards = sorted(
+        pairs,
+        key=lambda pair: (
+            -max(pair[0].half_points, pair[1].half_points),
+            -(pair[0].half_points + pair[1].half_points),
+            min(pair[0].rank, pair[1].rank),
+        ),
+    )
     pairings = []
-    for board, (one, other) in enumerate(boards, start=1):
-        first, second = _seats(one, other, board)
+    for one, other in boards:
+        first, second = seats(one, other)
         pairings.append(Pairing(round_number, first.player, second.player))
     if bye is not None:
         pairings.append(Pairing(round_number, bye.player))
     return tuple(pairings)
 
 
-def _entries(
-    players: Sequence[PlayerId], history: tuple[Pairing, ...], gone: set[PlayerId]
-) -> list[_Entry]:
-    """The active players in pairing order (score, then seed), with what pairing needs."""
-    table = records(players, history, bye_points=SWISS_BYE_POINTS)
-    histories = seat_histories(history)
-    seed = {player: index for index, player in enumerate(players)}
-    active = sorted(
-        (player for player in players if player not in gone),
-        key=lambda player: (-table[player].points, seed[player]),
-    )
-    half_points = {player: round(table[player].points * 2) for player in active}
-    groups = Counter(half_points.values())
-    entries = []
-    position: Counter[int] = Counter()
-    for rank, player in enumerate(active):
-        score = half_points[player]
-        entries.append(
-            _Entry(
-                player=player,
-                rank=rank,
-                half_points=score,
-                group_position=position[score],
-                group_size=groups[score],
-                seats=tuple(histories.get(player, ())),
-                difference=colour_difference(histories.get(player, ())),
-                byes=table[player].byes,
-            )
-        )
-        position[score] += 1
-    return entries
-
-
 def _match(
-    entries: list[_Entry], met: Counter[frozenset[PlayerId]]
-) -> tuple[list[tuple[_Entry, _Entry]], _Entry | None]:
+    entries: list[Entry], met: Counter[frozenset[PlayerId]]
+) -> tuple[list[tuple[Entry, Entry]], Entry | None]:
     """The best pairs by maximum-weight matching, and the player with the bye."""
-    bye_node = len(entries) if len(entries) % 2 else None
-    penalties: dict[tuple[int, int], tuple[int, ...]] = {}
+    bye = len(entries) if len(entries) % 2 else None
+    nodes = list(range(len(entries) + (bye is not None)))
+    pairs = len(nodes) // 2
+    levels = max(entry.level for entry in entries) + 1 + (bye is not None)
+    lowest = min(entry.half_points for entry in entries)
+    differences = sorted(
+        {abs(one.half_points - other.half_points) for one in entries for other in entries}
+        | {entry.half_points - lowest + 2 for entry in entries}
+    )
+    # A distance inside a group is below twice the field, counted at most twice a pair.
+    scales = Scales(levels, pairs + 1, differences, 4 * len(entries) * pairs + 1)
+    penalties: dict[tuple[int, int], Penalty] = {}
     for i, one in enumerate(entries):
         for j in range(i + 1, len(entries)):
-            penalties[i, j] = _pair_penalty(one, entries[j], met)
-    if bye_node is not None:
-        fewest = min(entry.byes for entry in entries)
-        eligible = [i for i, entry in enumerate(entries) if entry.byes == fewest]
-        for below, i in enumerate(reversed(eligible)):
-            # A bye leaves colours as they are, so an excess already there stays.
-            stays = max(0, abs(entries[i].difference) - 1)
-            penalties[i, bye_node] = (0, stays, below, 0, 0, 0)
-    graph: nx.Graph[int] = nx.Graph()
-    graph.add_nodes_from(range(len(entries) + (bye_node is not None)))
-    for (i, j), weight in _lexicographic_weights(penalties).items():
-        graph.add_edge(i, j, weight=weight)
-    matching = nx.max_weight_matching(graph, maxcardinality=True)
-    if 2 * len(matching) != graph.number_of_nodes():
-        raise RuntimeError("the pairing graph has no perfect matching")
-    pairs = []
-    bye = None
-    for u, v in matching:
-        i, j = min(u, v), max(u, v)
-        if j == bye_node:
-            bye = entries[i]
+            penalties[i, j] = pair_penalty(one, entries[j], met, scales)
+        if bye is not None:
+            penalties[i, bye] = bye_penalty(one, lowest, scales)
+    found = []
+    chosen_bye = None
+    for i, j in best_matching(nodes, penalties):
+        if j == bye:
+            chosen_bye = entries[i]
         else:
-            pairs.append((entries[i], entries[j]))
-    return pairs, bye
+            found.append((entries[i], entries[j]))
+    return found, chosen_bye
 
 
-def _pair_penalty(one: _Entry, other: _Entry, met: Counter[frozenset[PlayerId]]) -> tuple[int, ...]:
+@dataclass(frozen=True, slots=True)
+class Scales:
+    """Turns score groups, score differences and order distances into digits of one
+    penalty tier each."""
+
+    levels: int
+    """Score groups, the bye's level included."""
+    base: int
+    """More than the number of pairs, so that no digit overflows into the next."""
+    differences: list[int]
+    """Every score difference that can occur, smallest first."""
+    order_base: int
+    """More than the sum of order distances one group can reach over a pairing."""
+
+    def crossing(self, upper: int, lower: int) -> int:
+        """The group boundaries between two levels, each a digit (the top one highest)."""
+        cuts = self.levels - 1
+        return sum(int(self.base ** (cuts - 1 - cut)) for cut in range(upper, lower))
+
+    def order(self, level: int, distance: int) -> int:
+        """A distance from the natural order inside one score group, as that group's digit
+        (the top group's highest)."""
+        return distance * int(self.order_base ** (self.levels - 1 - level))
+
+    def difference(self, half_points: int) -> int:
+        """A score difference as a digit of its own: larger differences weigh more."""
+        if half_points == 0:
+            return 0
+        return int(self.base ** self.differences.index(half_points))
+
+
+def pair_penalty(
+    one: Entry, other: Entry, met: Counter[frozenset[PlayerId]], scales: Scales
+) -> Penalty:
     """The penalty tiers of pairing two players (`one` ranked higher)."""
-    violation, preference = min(_seat_cost(one, other, one_first) for one_first in (True, False))
-    score_gap = one.half_points - other.half_points
-    if one.half_points == other.half_points:
-        # Top half against bottom half: the ideal distance is half the group.
-        shape = abs(other.group_position - one.group_position - one.group_size // 2)
+    breaks, top_difference, top_run, unmet, unmet_strong = min(
+        _seat_costs(one, other, first) for first in (True, False)
+    )
+    higher, lower = (one, other) if one.half_points >= other.half_points else (other, one)
+    floats = higher.half_points != lower.half_points
+    if floats:
+        order = scales.order(higher.level, higher.group_size - 1 - higher.group_position)
+        order += scales.order(lower.level, lower.group_position)
     else:
-        # Across groups, float the bottom of the upper group and the top of the lower.
-        shape = (one.group_size - 1 - one.group_position) + other.group_position
-    return (
-        met[frozenset((one.player, other.player))],
-        violation,
-        0,
-        score_gap * score_gap,
-        preference,
-        shape,
+        order = scales.order(one.level, _half_distance(one, other))
+    return Penalty(
+        rematch=met[frozenset((one.player, other.player))],
+        second_bye=0,
+        colour_break=breaks,
+        floats=lower.level - higher.level,
+        floats_from_top=scales.crossing(higher.level, lower.level),
+        score_difference=scales.difference(higher.half_points - lower.half_points),
+        downfloat_again=floats and higher.floats[0] is Float.DOWN,
+        upfloat_again=floats and lower.floats[0] is Float.UP,
+        downfloat_two_ago=floats and higher.floats[1] is Float.DOWN,
+        upfloat_two_ago=floats and lower.floats[1] is Float.UP,
+        top_difference=top_difference,
+        top_run=top_run,
+        unmet_colour=unmet,
+        unmet_strong_colour=unmet_strong,
+        order=order,
     )
 
 
-def _seat_cost(one: _Entry, other: _Entry, one_first: bool) -> tuple[int, int]:
-    """(Colour-difference excess, unmet seat preferences) if `one` takes the first seat."""
-    one_seat, other_seat = (FIRST, SECOND) if one_first else (SECOND, FIRST)
-    excess = _excess(one, one_seat) + _excess(other, other_seat)
-    return excess, _preference(one, one_seat) + _preference(other, other_seat)
+def _half_distance(one: Entry, other: Entry) -> int:
+    """How far two players of one group (`one` ranked higher) are from meeting as top half
+    against bottom half: 0 for 1 v 5 in a group of 8, 1 for 1 v 6, and more than any such
+    shift for two players of the same half (an exchange between the halves, in FIDE's
+    words)."""
+    half = one.group_size // 2
+    shift = abs(other.group_position - one.group_position - half)
+    if one.group_position < half <= other.group_position:
+        return shift
+    return one.group_size + shift
 
 
-def _excess(entry: _Entry, seat: int) -> int:
-    """How far beyond one the colour difference goes if `entry` takes `seat`."""
-    after = entry.difference + (1 if seat == FIRST else -1)
-    return max(0, abs(after) - 1)
+def bye_penalty(entry: Entry, lowest: int, scales: Scales) -> Penalty:
+    """The penalty tiers of giving `entry` the bye: a pairing a point below the lowest."""
+    return Penalty(
+        rematch=0,
+        second_bye=entry.scored_without_playing,
+        colour_break=0,
+        floats=scales.levels - 1 - entry.level,
+        floats_from_top=scales.crossing(entry.level, scales.levels - 1),
+        score_difference=scales.difference(entry.half_points - lowest + 2),
+        downfloat_again=entry.floats[0] is Float.DOWN,
+        upfloat_again=0,
+        downfloat_two_ago=entry.floats[1] is Float.DOWN,
+        upfloat_two_ago=0,
+        top_difference=0,
+        top_run=0,
+        unmet_colour=0,
+        unmet_strong_colour=0,
+        order=scales.order(entry.level, entry.group_size - 1 - entry.group_position),
+    )
 
 
-def _preference(entry: _Entry, seat: int) -> int:
-    """The penalty for giving `entry` this seat, from their seat history."""
-    seats = entry.seats
-    if not seats:
-        return 0
-    if entry.difference:
-        due = SECOND if entry.difference > 0 else FIRST
-        return 0 if seat == due else _UNDUE_SEAT_PENALTY
-    penalty = 0
-    if seats[-1] == seat:
-        penalty += _REPEAT_PENALTY
-        if len(seats) >= 2 and seats[-2] == seat:
-            penalty += _THIRD_RUNNING_PENALTY
-    return penalty
+def _seat_costs(one: Entry, other: Entry, one_first: bool) -> tuple[int, int, int, int, int]:
+    """What `one` taking the first seat costs, tier by tier: (absolute colour breaks;
+    under the top scorers' exception, colour differences past two, then third seats
+    running; unmet preferences, then unmet strong ones)."""
+    exempt = one.top_scorer or other.top_scorer
+    breaks = wide = runs = unmet = unmet_strong = 0
+    for entry, seat in (
+        (one, FIRST if one_first else SECOND),
+        (other, SECOND if one_first else FIRST),
+    ):
+        too_wide, too_long = breaks_limits(entry.seats, seat)
+        if exempt:
+            wide += too_wide
+            runs += too_long
+        else:
+            breaks += too_wide or too_long
+        wanted = entry.preference
+        if wanted.seat is not None and wanted.seat != seat:
+            unmet += 1
+            unmet_strong += wanted.strength >= Strength.STRONG
+    return breaks, wide, runs, unmet, unmet_strong
 
 
-def _seats(one: _Entry, other: _Entry, board: int) -> tuple[_Entry, _Entry]:
-    """(first seat, second seat) for a pair on `board`: the cheaper, else by history and rank."""
+def seats(one: Entry, other: Entry) -> tuple[Entry, Entry]:
+    """(first seat, second seat) for a pair, by the Dutch colour rules.
+
+    Both preferences when they agree, else the stronger one (of two absolute ones, the
+    wider colour difference's); then alternate from the latest game in which their
+    seats differed; then the higher-ranked player's preference; then the higher-ranked
+    player takes the first seat with an odd pairing number, the second with an even one.
+    """
     higher, lower = (one, other) if one.rank < other.rank else (other, one)
-    higher_first = _seat_cost(higher, lower, True)
-    lower_first = _seat_cost(higher, lower, False)
+    higher_first, lower_first = _seat_costs(higher, lower, True), _seat_costs(higher, lower, False)
     if higher_first != lower_first:
         return (higher, lower) if higher_first < lower_first else (lower, higher)
-    # Equal costs: alternate from the last round in which their seats differed...
-    for mine, theirs in zip(reversed(higher.seats), reversed(lower.seats), strict=False):
-        if mine != theirs:
-            return (higher, lower) if mine == SECOND else (lower, higher)
-    # ...or, with identical histories, the higher-ranked takes the first seat on odd boards.
-    return (higher, lower) if board % 2 else (lower, higher)
-
-
-def _lexicographic_weights(
-    penalties: dict[tuple[int, int], tuple[int, ...]],
-) -> dict[tuple[int, int], int]:
-    """Edge weights whose maximum-weight perfect matching minimises the penalty tiers in order.
-
-    Each tier becomes one digit of a mixed-radix number whose radix exceeds the largest
-    sum that tier can reach over a matching, so higher tiers always dominate.
-    """
-    if not penalties:
-        return {}
-    tiers = len(next(iter(penalties.values())))
-    pairs = max(max(edge) for edge in penalties) // 2 + 1
-    totals = dict.fromkeys(penalties, 0)
-    scale = 1
-    for tier in reversed(range(tiers)):
-        largest = max(values[tier] for values in penalties.values())
-        for edge, values in penalties.items():
-            totals[edge] += values[tier] * scale
-        scale *= largest * pairs + 1
-    return {edge: scale - total for edge, total in totals.items()}
+    mine, theirs = higher.preference, lower.preference
+    if (
+        mine.strength is Strength.ABSOLUTE
+        and theirs.strength is Strength.ABSOLUTE
+        and abs(higher.difference) != abs(lower.difference)
+    ):
+        wider = higher if abs(higher.difference) > abs(lower.difference) else lower
+        narrower = lower if wider is higher else higher
+        return (wider, narrower) if wider.preference.seat == FIRST else (narrower, wider)
+    for my_seat, their_seat in zip(reversed(higher.seats), reversed(lower.seats), strict=False):
+        if my_seat != their_seat:
+            return (higher, lower) if my_seat == SECOND else (lower, higher)
+    if mine.seat is not None:
+        return (higher, lower) if mine.seat == FIRST else (lower, higher)
+    return (higher, lower) if higher.pairing_number % 2 else (lower, higher)

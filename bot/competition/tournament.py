@@ -31,11 +31,17 @@ class Format(StrEnum):
     DOUBLE_ROUND_ROBIN = "double-round-robin"
     SWISS = "swiss"
     SINGLE_ELIMINATION = "single-elimination"
+    """A knockout; the stored value keeps its first name."""
 
     @property
     def label(self) -> str:
-        """The format's name for players."""
+        """The format's name for players: "Round robin", "Knockout"."""
         return _TITLES[self]
+
+    @property
+    def keyword(self) -> str:
+        """The name players type: "round-robin", "swiss", "knockout"."""
+        return "knockout" if self is Format.SINGLE_ELIMINATION else self.value
 
     @property
     def tiebreaks(self) -> tuple[Tiebreak, ...]:
@@ -52,7 +58,7 @@ _TITLES = {
     Format.ROUND_ROBIN: "Round robin",
     Format.DOUBLE_ROUND_ROBIN: "Double round robin",
     Format.SWISS: "Swiss",
-    Format.SINGLE_ELIMINATION: "Single elimination",
+    Format.SINGLE_ELIMINATION: "Knockout",
 }
 _TIEBREAKS = {
     Format.ROUND_ROBIN: (Tiebreak.SONNEBORN_BERGER, Tiebreak.WINS),
@@ -242,14 +248,33 @@ class Tournament:
         return tables.pairings_table(self.round_pairings(number), names, points=shown, seats=seats)
 
     def resting(self, number: int) -> tuple[PlayerId, ...]:
-        """Active players with neither a game nor a bye in round `number`."""
+        """Active players with neither a game nor a bye in round `number` (in a knockout,
+        those not knocked out yet)."""
         busy = {player for pairing in self.round_pairings(number) for player in pairing.players}
+        if self.format is Format.SINGLE_ELIMINATION:
+            busy |= elimination.eliminated_before(
+                self.players, self.pairings, number, withdrawn=self.withdrawn
+            )
         return tuple(player for player in self.active_players if player not in busy)
+
+    def seed_decision(self, game: Pairing) -> elimination.Match | None:
+        """In a knockout, the match that the drawn `game` gave to the better seed."""
+        if self.format is not Format.SINGLE_ELIMINATION:
+            return None
+        return elimination.seed_decision(
+            self.players, self.pairings, game, withdrawn=self.withdrawn
+        )
 
     def _pair_round(self, number: int) -> tuple[Pairing, ...]:
         """Round `number`'s opening pairings, by the format's method."""
         if self.format is Format.SWISS:
-            return swiss.pair_round(self.players, self.pairings, number, withdrawn=self.withdrawn)
+            return swiss.pair_round(
+                self.players,
+                self.pairings,
+                number,
+                withdrawn=self.withdrawn,
+                last_round=self.rounds,
+            )
         if self.format is Format.SINGLE_ELIMINATION:
             return elimination.round_pairings(
                 self.players, self.pairings, number, withdrawn=self.withdrawn

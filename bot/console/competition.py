@@ -15,7 +15,6 @@ from bot.services.errors import ServiceError
 from bot.services.players import Player
 from bot.services.tournament_views import TournamentView
 from bot.services.tournaments import Member, TournamentService
-from bot.storage.competition import TournamentStatus
 from bot.tournament_texts import (
     cancellation_text,
     leaderboard_message,
@@ -23,6 +22,7 @@ from bot.tournament_texts import (
     rating_text,
     standings_message,
     tournament_heading,
+    tournament_list_message,
     tournament_summary,
     withdrawal_text,
 )
@@ -39,8 +39,25 @@ TOURNAMENT_HELP = (
     "/tournament create GAME FORMAT [rounds=N] [time=3d] [entry=1h] [name=...] [max=N] "
     "[casual] [option=value ...]; FORMAT is round-robin, double-round-robin, swiss or "
     "knockout. Then /tournament join|leave|start|standings|pairings [round]|"
-    "withdraw [@user]|cancel|info [#id], and /tournament list."
+    "withdraw [@user]|cancel|info, and /tournament list; name a tournament with #3 (or "
+    "tournament=3), a round with round=2 (or a bare 2 after pairings)."
 )
+
+
+def _named_numbers(args: Sequence[str], keys: Sequence[str]) -> dict[str, int]:
+    """The numbers given as key=value (or key:value) for `keys`, like round=2."""
+    found = {}
+    for arg in args:
+        option = split_option(arg)
+        if option is None:
+            continue
+        key, value = option
+        if key not in keys:
+            raise ServiceError(f"{arg!r}: this command takes {' and '.join(keys)} only.")
+        if not value.lstrip("#").isdigit():
+            raise ServiceError(f"{key} must be a number, like {key}=2, not {value!r}.")
+        found[key] = int(value.lstrip("#"))
+    return found
 
 
 class CompetitionCommands:
@@ -121,10 +138,13 @@ class CompetitionCommands:
         return numbers, others
 
     def _one_id(self, args: Sequence[str]) -> int | None:
-        numbers, others = self._numbers(args)
+        named = _named_numbers(args, ("tournament",))
+        numbers, others = self._numbers([a for a in args if split_option(a) is None])
         if others:
             raise ServiceError(f"{others[0]!r}: name a tournament by its number, like #3.")
-        return numbers[0] if numbers else None
+        if len(numbers) + len(named) > 1:
+            raise ServiceError("Name one tournament only, like #3.")
+        return named.get("tournament", numbers[0] if numbers else None)
 
     async def _create(self, user: Player, args: list[str]) -> None:
         if len(args) < 2:
@@ -214,14 +234,22 @@ class CompetitionCommands:
         self.output.say(plain_message(standings_message(view)))
 
     async def _pairings(self, user: Player, args: list[str]) -> None:
-        tournament_id = number = None
+        """/tournament pairings [round] [#tournament]: a bare number is the round, as on
+        Discord, where `round` is the first option; round=2 and tournament=3 also work."""
+        named = _named_numbers(args, ("round", "tournament"))
+        tournament_id, number = named.get("tournament"), named.get("round")
         for arg in args:
-            if arg.startswith("#") and arg[1:].isdigit():
+            if split_option(arg) is not None:
+                continue
+            if arg.startswith("#") and arg[1:].isdigit() and tournament_id is None:
                 tournament_id = int(arg[1:])
-            elif arg.isdigit():
+            elif arg.isdigit() and number is None:
                 number = int(arg)
             else:
-                raise ServiceError("Write /tournament pairings [#tournament] [round].")
+                raise ServiceError(
+                    "Write /tournament pairings [round] [#tournament], like /tournament "
+                    "pairings 2 #3 (or round=2 tournament=3)."
+                )
         view = await self._find(user, tournament_id)
         self.output.say(plain_message(pairings_message(view, number)))
 
@@ -230,13 +258,9 @@ class CompetitionCommands:
         self.output.say(tournament_summary(view, self.output.style))
 
     async def _list(self, user: Player, args: list[str]) -> None:
-        found = await self._tournaments.listed(self._guild)
-        if not found:
-            self.output.private(user, "No tournament is taking entries or running.")
-        for record in found:
-            self.output.private(user, tournament_summary(await self._tournaments.view(record.id),
-                                                      self.output.style))  # fmt: skip
+        """/tournament list: the same list as on Discord, privately."""
+        message = tournament_list_message(await self._tournaments.listed(self._guild))
+        self.output.private(user, plain_message(message))
 
     async def _find(self, user: Player, tournament_id: int | None) -> TournamentView:
-        statuses = (*TournamentStatus,)
-        return await self._tournaments.find(self._guild, tournament_id, user.id, statuses=statuses)
+        return await self._tournaments.find_shown(self._guild, tournament_id, user.id)

@@ -38,12 +38,14 @@ from bot.services.announcements import (
 from bot.services.notify import MessageId, Ticket
 from bot.services.results import GameView
 from bot.services.tournament_views import TournamentView
+from bot.storage.competition import PairingRecord
 from bot.storage.repository import ChallengeRecord
 from bot.texts import board_caption, challenge_text, end_caption, move_caption, start_caption
 from bot.tournament_texts import (
     aborted_text,
     final_message,
     round_started_message,
+    seed_advance_text,
     tournament_game_caption,
     tournament_heading,
 )
@@ -184,6 +186,15 @@ class ConsoleNotifier:
         """Which games were aborted."""
         for game in games:
             self.output.say(aborted_text(game))
+        return self._done(ticket)
+
+    async def tournament_seed_advanced(
+        self, tournament: TournamentView, pairing: PairingRecord, *, ticket: Ticket
+    ) -> MessageId:
+        """The better seed goes through a drawn knockout match, and why."""
+        text = seed_advance_text(tournament, pairing)
+        if text:
+            self.output.say(text)
         return self._done(ticket)
 
     async def tournament_finished(self, tournament: TournamentView, *, ticket: Ticket) -> MessageId:

@@ -47,12 +47,14 @@ from bot.services.announcements import (
 from bot.services.notify import MessageId, Ticket
 from bot.services.results import GameView
 from bot.services.tournament_views import TournamentView
+from bot.storage.competition import PairingRecord
 from bot.storage.repository import ChallengeRecord
 from bot.texts import challenge_text
 from bot.tournament_texts import (
     aborted_text,
     final_message,
     round_started_message,
+    seed_advance_text,
     tournament_heading,
 )
 
@@ -227,6 +229,15 @@ class DiscordNotifier:
             payload = {"content": aborted_text(game)}
             sent = await self.poster.send(game.record.location, payload, ticket, part=part)
         return sent
+
+    async def tournament_seed_advanced(
+        self, tournament: TournamentView, pairing: PairingRecord, *, ticket: Ticket
+    ) -> MessageId:
+        """Say in the tournament's channel that the better seed goes through, and why."""
+        text = seed_advance_text(tournament, pairing)
+        if not text:
+            return None
+        return await self.poster.send(tournament.record.channel_id, {"content": text}, ticket)
 
     async def tournament_finished(self, tournament: TournamentView, *, ticket: Ticket) -> MessageId:
         """The winner and the final standings."""

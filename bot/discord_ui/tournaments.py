@@ -23,16 +23,19 @@ from bot.services.tournament_views import TournamentView
 from bot.services.tournaments import Member, TournamentService
 from bot.storage.competition import PairingRecord, TournamentStatus
 from bot.tournament_texts import (
+    MESSAGE_LIMIT,
     PROVISIONAL_NOTE,
     TableMessage,
     announcement_text,
     cancellation_text,
+    entrant_names,
     entrants_text,
     leaderboard_message,
     pairings_message,
     rating_text,
     standings_message,
     tournament_heading,
+    tournament_list_message,
     tournament_summary,
     withdrawal_text,
 )
@@ -44,6 +47,8 @@ PREFIX = "tabula"
 ALL_STATUSES = tuple(TournamentStatus)
 """Commands that show a tournament accept one in any state."""
 LEADERBOARD_COLOUR = discord.Colour.gold()
+INFO_SLACK = 40
+"""Room kept in /tournament info's message beyond the summary and the players' names."""
 
 
 def member(interaction: discord.Interaction) -> Member:
@@ -64,12 +69,20 @@ def guild_of(interaction: discord.Interaction) -> int:
 
 
 def table_payload(message: TableMessage, filename: str) -> Payload:
-    """A table message that fits Discord's limit; when cut, the whole table is attached."""
+    """A table message that fits Discord's limit; when cut, the whole message is attached
+    as a text file (never an empty one)."""
     text, cut = message.shortened()
     payload: Payload = {"content": text}
     if cut:
-        payload["file"] = discord.File(io.BytesIO(message.table.encode()), filename=filename)
+        payload["file"] = text_file(message.plain(), filename)
     return payload
+
+
+def text_file(text: str, filename: str) -> discord.File:
+    """A UTF-8 text attachment."""
+    if not text.strip():
+        raise ValueError("an attachment needs some text")
+    return discord.File(io.BytesIO(text.encode()), filename=filename)
 
 
 def game_thread_name(tournament: TournamentView, pairing: PairingRecord, game: GameView) -> str:
@@ -334,36 +347,34 @@ class TournamentFlows:
         await self.context.respond(interaction, table_payload(message, "pairings.txt"))
 
     async def info(self, interaction: discord.Interaction, tournament_id: int | None) -> None:
-        """/tournament info: what the tournament is and who plays."""
+        """/tournament info: what the tournament is and who plays (a long list of players
+        shortened, by whole names, and attached in full)."""
         view = await self._find(interaction, tournament_id)
-        text = f"{tournament_summary(view, STYLE)}\n{entrants_text(view)}"
-        if len(text) > 2000:
-            text = text[:1990].rsplit(",", 1)[0] + ", …"
-        payload: Payload = {"content": text}
+        summary = tournament_summary(view, STYLE)
+        players = entrants_text(view, budget=MESSAGE_LIMIT - len(summary) - INFO_SLACK)
+        payload: Payload = {"content": f"{summary}\n{players}"}
+        if players != entrants_text(view):
+            payload["file"] = text_file("\n".join(entrant_names(view)) + "\n", "players.txt")
         if view.record.status is TournamentStatus.OPEN:
             payload["view"] = entry_buttons(view.id)
         await interaction.response.send_message(**payload)
 
     async def listing(self, interaction: discord.Interaction) -> None:
-        """/tournament list: the server's tournaments taking entries or running; private."""
+        """/tournament list: the server's tournaments taking entries or running, privately;
+        a list too long for one message is cut by whole lines and attached in full."""
         records = await self.service.listed(guild_of(interaction))
+        message = tournament_list_message(records)
         if not records:
-            text = "No tournament is taking entries or running here. Organisers start one with "
-            text += "/tournament create."
-        else:
-            lines = [
-                f"#{r.id} **{r.name}** · {get_game(r.game).title} · {r.format.label} · "
-                f"{'taking entries' if r.status is TournamentStatus.OPEN else 'running'}"
-                for r in records[:20]
-            ]
-            text = "\n".join(lines)
-        await interaction.response.send_message(text, ephemeral=True)
+            await interaction.response.send_message(message.head, ephemeral=True)
+            return
+        payload = table_payload(message, "tournaments.txt")
+        await interaction.response.send_message(**payload, ephemeral=True)
 
     async def _find(
         self, interaction: discord.Interaction, tournament_id: int | None
     ) -> TournamentView:
-        return await self.service.find(
-            guild_of(interaction), tournament_id, interaction.user.id, statuses=ALL_STATUSES
+        return await self.service.find_shown(
+            guild_of(interaction), tournament_id, interaction.user.id
         )
 
     async def choices(

@@ -67,6 +67,8 @@ class Kind(enum.StrEnum):
     """A tournament round was paired: its pairings posted."""
     ROUND_ABORTED = "round_aborted"
     """Tournament games were aborted (cancellation, withdrawal before a move)."""
+    SEED_ADVANCED = "seed_advanced"
+    """A knockout match drawn to its last game: the better seed goes through."""
     TOURNAMENT_FINISHED = "tournament_finished"
     TOURNAMENT_CANCELLED = "tournament_cancelled"
 

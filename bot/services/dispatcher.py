@@ -358,6 +358,11 @@ class Dispatcher:
         if kind is Kind.ROUND_ABORTED:
             games = [await self._current(game_id) for game_id in data["games"]]
             return await notifier.tournament_games_aborted(tournament, games, ticket=ticket)
+        if kind is Kind.SEED_ADVANCED:
+            pairing = next((p for p in tournament.pairings if p.id == data["pairing"]), None)
+            if pairing is None:
+                raise DeliveryRefused(f"pairing {data['pairing']} no longer exists")
+            return await notifier.tournament_seed_advanced(tournament, pairing, ticket=ticket)
         if kind is Kind.TOURNAMENT_FINISHED:
             return await notifier.tournament_finished(tournament, ticket=ticket)
         if kind is Kind.TOURNAMENT_CANCELLED:

@@ -34,6 +34,7 @@ from bot.services.announcements import (
 )
 from bot.services.results import GameView
 from bot.services.tournament_views import TournamentView
+from bot.storage.competition import PairingRecord
 from bot.storage.repository import ChallengeRecord
 
 MessageId = int | None
@@ -137,6 +138,13 @@ class Notifier(Protocol):
         """The last round ended: post the final standings."""
         ...
 
+    async def tournament_seed_advanced(
+        self, tournament: TournamentView, pairing: PairingRecord, *, ticket: Ticket
+    ) -> MessageId:
+        """A knockout match was drawn to its last allowed game (`pairing`): the better
+        seed goes through; say so, and why."""
+        ...
+
     async def tournament_cancelled(
         self, tournament: TournamentView, reason: str, *, ticket: Ticket
     ) -> MessageId:
@@ -220,6 +228,12 @@ class NullNotifier:
         return None
 
     async def tournament_finished(self, tournament: TournamentView, *, ticket: Ticket) -> MessageId:
+        """Deliver nothing."""
+        return None
+
+    async def tournament_seed_advanced(
+        self, tournament: TournamentView, pairing: PairingRecord, *, ticket: Ticket
+    ) -> MessageId:
         """Deliver nothing."""
         return None
 

@@ -95,7 +95,7 @@ def parse_format(text: str) -> Format:
     """A format from its name; `InvalidInputError` naming the formats otherwise."""
     found = FORMAT_NAMES.get(text.strip().lower())
     if found is None:
-        names = ", ".join(f.value for f in Format)
+        names = ", ".join(f.keyword for f in Format)
         raise InvalidInputError(f"{text.strip()!r} is not a tournament format: choose {names}.")
     return found
 
@@ -200,8 +200,36 @@ class TournamentService:
                     "with /tournament create."
                 )
             raise NotFoundError("There is no tournament on this server right now.")
-        listed = ", ".join(f"#{c.id} {c.record.name}" for c in going[:10])
-        raise NotFoundError(f"Several tournaments could be meant ({listed}): name one by number.")
+        raise _ambiguous(going)
+
+    async def find_shown(
+        self, guild_id: int, tournament_id: int | None, user_id: int | None = None
+    ) -> TournamentView:
+        """The tournament a command that shows one means (standings, pairings, info).
+
+        The one named; else the running one (of several, the one `user_id` plays in);
+        else the one taking entries; else the latest finished, else the latest cancelled.
+        """
+        if tournament_id is not None:
+            return await self.find(guild_id, tournament_id)
+        records = await self._repository.list_tournaments(guild_id, tuple(TournamentStatus))
+        for status in (TournamentStatus.RUNNING, TournamentStatus.OPEN):
+            candidates = [await self._view_of(r) for r in records if r.status is status]
+            if len(candidates) == 1:
+                return candidates[0]
+            mine = [c for c in candidates if user_id is not None and c.entrant(user_id)]
+            if len(mine) == 1:
+                return mine[0]
+            if candidates:
+                raise _ambiguous(candidates)
+        for status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
+            ended = [r for r in records if r.status is status]
+            if ended:
+                return await self._view_of(ended[0])
+        raise NotFoundError(
+            "There is no tournament on this server yet. Organisers create one with "
+            "/tournament create."
+        )
 
     # --- permissions ---
 
@@ -425,9 +453,23 @@ class TournamentService:
         if pairing is None or pairing.result is not None:
             return
         result = Result.from_winner(view.record.winner)
-        if await self._repository.set_pairing_result(pairing.id, result):
+        if await self._store_result(tournament_id, pairing.id, result):
             log.info("tournament %s: game %s ended %s", tournament_id, view.id, result.label)
             self._schedule(tournament_id, f"after game {view.id}")
+
+    async def _store_result(self, tournament_id: int, pairing_id: int, result: Result) -> bool:
+        """Store a pairing's result (False if it had one), and with it, when the result
+        drew a knockout match to its end, the news that the better seed goes through."""
+        async with self._repository.atomic():
+            if not await self._repository.set_pairing_result(pairing_id, result):
+                return False
+            if result is Result.DRAW:
+                view = await self.view(tournament_id)
+                if _decided_by_seed(view, pairing_id):
+                    row = self._row(Kind.SEED_ADVANCED, view.record, {"pairing": pairing_id})
+                    await self._outbox.add([row])
+        await self._outbox.committed()
+        return True
 
     def _schedule(self, tournament_id: int, why: str) -> None:
         """Advance the tournament in the background, once for all the results that came in
@@ -521,7 +563,8 @@ class TournamentService:
                     if first_gone or second_gone
                     else Result.DOUBLE_FORFEIT
                 )
-            changed |= await self._repository.set_pairing_result(pairing.id, result)
+            if await self._store_result(view.id, pairing.id, result):
+                changed = True
         return await self.view(view.id) if changed else view
 
     async def _make_games(self, view: TournamentView) -> TournamentView:
@@ -704,6 +747,21 @@ class TournamentService:
         await self._outbox.committed()
         log.info("tournament %s cancelled", view.id)
         return Cancellation(await self.view(view.id), tuple(aborted))
+
+
+def _ambiguous(candidates: Sequence[TournamentView]) -> NotFoundError:
+    """The refusal when several tournaments could be meant, naming (some of) them."""
+    listed = ", ".join(f"#{c.id} {c.record.name}" for c in candidates[:10])
+    return NotFoundError(f"Several tournaments could be meant ({listed}): name one by number.")
+
+
+def _decided_by_seed(view: TournamentView, pairing_id: int) -> bool:
+    """True when this drawn pairing ended a knockout match, the better seed going through."""
+    state = view.state
+    stored = next((p for p in view.pairings if p.id == pairing_id), None)
+    return (
+        state is not None and stored is not None and state.seed_decision(stored.pairing) is not None
+    )
 
 
 def _players(count: int) -> str:

@@ -111,6 +111,33 @@ def test_bench_pairing_times_swiss_rounds(capsys: pytest.CaptureFixture[str]) ->
     assert ratings["rated_games_per_second"] > 0
 
 
+def test_bench_pairing_simulate_audits_swiss_tournaments(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`tabula bench pairing --simulate 6 9` plays and audits whole Swiss events: every
+    round is counted, and no rule that could be kept was broken."""
+    status, out = run_cli(
+        capsys, "bench", "pairing", "--simulate", "6", "9", "--events", "3", "--json"
+    )
+    assert status == 0
+    reports = [json.loads(line) for line in out.splitlines()]
+    assert [(r["field"], r["events"], r["rounds"]) for r in reports] == [(6, 3, 9), (9, 3, 12)]
+    for report in reports:
+        assert report["rematches"] == report["colour_breaks"] == report["second_byes"] == 0
+        assert report["avoidable_floats"] == 0
+        assert 0 <= report["single_winner_share"] <= 1
+
+
+def test_bench_pairing_simulate_prints_a_table(capsys: pytest.CaptureFixture[str]) -> None:
+    """Without --json, one heading line, the column names and one row per field."""
+    status, out = run_cli(capsys, "bench", "pairing", "--simulate", "7", "--events", "2")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("Swiss simulation: 2 events per field, ⌈log₂ N⌉ rounds")
+    assert lines[1].split("  ")[:4] == ["field", "rounds", "games", "rematches"]
+    assert lines[2].split()[:2] == ["7", "6"]
+
+
 def test_run_without_token_opens_the_console(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path
 ) -> None:

@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.bench.simulation import play_out
 from bot.competition import elimination
 from bot.competition.elimination import MAX_GAMES, bracket_order, bracket_size, rounds_of
 from bot.competition.records import Entrant, Pairing, Result
 from bot.competition.tournament import Format, Tournament
-from tests.competition.simulation import play_out
 
 W, L, D = Result.FIRST_WINS, Result.SECOND_WINS, Result.DRAW
 

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.bench.simulation import play_out
 from bot.competition.records import Entrant, Pairing, Result
 from bot.competition.tournament import Format, Tournament, round_count
-from tests.competition.simulation import play_out
 
 W, L, D = Result.FIRST_WINS, Result.SECOND_WINS, Result.DRAW
 

@@ -32,13 +32,13 @@ async def test_a_swiss_tournament_from_creation_to_final_standings(session: Sess
     assert "Spring Swiss (#1) has started with 3 players: round 1 of 2." in printed
     assert "1  alice (0)  bob (0)  …\n   dave (0)   bye" in printed
     assert "Spring Swiss (#1) · round 1, board 1\nGroups (start drop) #1 · alice vs bob" in printed
-    round_one = await session.run("alice> /resign\n")
+    round_one = await session.run("alice> /move c3\n/resign\n")
     assert round_one.index("bob wins with Black (alice resigned).") < round_one.index(
         "round 2 of 2 has started"
     )  # the result first, then the new round
     assert "Ratings: alice 1500? → 1338? (-162), bob 1500? → 1662? (+162)." in round_one
     assert "1  bob (1)    dave (1)  …\n   alice (0)  bye" in round_one
-    final = await session.run("bob> /resign\n/tournament pairings 1\n")
+    final = await session.run("bob> /move c3\n/resign\n/tournament pairings 1\n")
     assert "🏆 Spring Swiss (#1) is over: @dave wins!" in final
     assert (
         "\n".join(
@@ -92,8 +92,30 @@ async def test_an_entry_window_starts_the_tournament_on_a_later_line(tmp_path: P
         printed = await session.run("bob> /tournament withdraw\n/games\n")
     finally:
         await session.repo.close()
-    assert "Hexade Single elimination (#1) has started with 2 players: round 1 of 1." in printed
-    assert "bob withdrew from Hexade Single elimination (#1)" in printed
+    assert "Hexade Knockout (#1) has started with 2 players: round 1 of 1." in printed
+    assert "bob withdrew from Hexade Knockout (#1)" in printed
     assert "Game #1 had not begun: it counts as a forfeit." in printed
     assert "Game #1 was aborted: bob withdrew from the tournament. It has no result." in printed
-    assert "🏆 Hexade Single elimination (#1) is over: @alice wins!" in printed
+    assert "🏆 Hexade Knockout (#1) is over: @alice wins!" in printed
+
+
+async def test_pairings_name_the_round_and_the_tournament_apart(session: Session) -> None:
+    """A bare number after pairings is the round, as on Discord; #1, tournament=1 and
+    round=2 say which is which; /tournament list shows the same lines as Discord."""
+    printed = await session.run(
+        'carol> /tournament create groups swiss rounds=2 name="Cup" start=drop\n'
+        "alice> /tournament join\nbob> /tournament join\ndave> /tournament join\n"
+        "carol> /tournament start\nalice> /move c3\n/resign\n"
+        "/tournament pairings 1\n/tournament pairings round=2 tournament=1\n"
+        "/tournament pairings 2 #1\n/tournament pairings 3\n/tournament pairings size=2\n"
+        "/tournament pairings round=x\n/tournament list\n"
+    )
+    assert "/tournament pairings 1\nCup (#1) · round 1 of 2\n" in printed
+    assert printed.count("Cup (#1) · round 2 of 2\n") == 2
+    assert "Cup (#1) has paired rounds 1 to 2 so far." in printed
+    assert "(to alice) 'size=2': this command takes round and tournament only." in printed
+    assert "(to alice) round must be a number, like round=2, not 'x'." in printed
+    assert (
+        "(to alice) Tournaments on this server (1):\n(to alice) #1 Cup · Groups · Swiss · running"
+        in printed
+    )

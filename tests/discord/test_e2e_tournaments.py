@@ -8,6 +8,7 @@ from pathlib import Path
 
 from bot.services.announcements import StartNotice
 from bot.services.notify import Ticket
+from bot.services.players import Player
 from tests.discord.test_e2e import running
 from tests.fakediscord.fixtures import FakeClub
 from tests.fakediscord.state import FakeChannel, FakeMessage, FakeUser
@@ -26,7 +27,8 @@ async def private_text(inter) -> str:
 
 
 async def play_round(club: FakeClub, number: int) -> FakeMessage:
-    """Round `number`'s thread opens with both players called; the first seat resigns."""
+    """Round `number`'s thread opens with both players called; the first seat plays a
+    move (a game without one is not rated), then resigns."""
     fake = club.fake
     users = {user.name: user for user in (club.alice, club.bob, club.carol)}
     thread: FakeChannel = await fake.wait_for_thread(
@@ -40,6 +42,8 @@ async def play_round(club: FakeClub, number: int) -> FakeMessage:
     assert f"**Club Cup** (#1) · round {number}, board 1" in board.content
     assert set(board.pinged) == {first, second}  # both players are called
     assert board.attachments and board.buttons()
+    moved = await (await fake.slash(first, thread, "move", {"notation": "c3"})).response()
+    assert moved.message is not None and not moved.ephemeral
     resigned = await (await fake.slash(first, thread, "resign")).response()
     assert resigned.message is not None and not resigned.ephemeral
     return resigned.message
@@ -180,7 +184,7 @@ async def test_a_game_announced_again_after_a_crash_keeps_its_thread(
     fake, alice, bob, carol = fake_club.fake, fake_club.alice, fake_club.bob, fake_club.carol
     channel = fake_club.channel
     async with running(fake, tmp_path / "t.sqlite3") as bot:
-        create = {"game": "groups", "format": "single-elimination", "name": "Club Cup"}
+        create = {"game": "groups", "format": "knockout", "name": "Club Cup"}
         await (await fake.slash(carol, channel, "tournament create", create)).response()
         for user in (alice, bob):
             await (await fake.slash(user, channel, "tournament join")).response()
@@ -197,3 +201,76 @@ async def test_a_game_announced_again_after_a_crash_keeps_its_thread(
         await bot.notifier.game_started(notice, ticket=Ticket(10_000, attempts=2))
         boards = [m for m in thread.messages if "The game begins" in m.content]
         assert len(boards) == 2 and len(channel.threads) == 1
+
+
+def whole_lines(content: str, full: str) -> list[str]:
+    """The lines of a shortened message that come from the full text, each checked whole."""
+    kept = [line for line in content.splitlines() if not line.startswith(("…", "```"))]
+    full_lines = set(full.splitlines())
+    assert all(line in full_lines for line in kept), [x for x in kept if x not in full_lines]
+    return kept
+
+
+async def test_long_lists_fit_a_message_and_come_attached_whole(
+    fake_club: FakeClub, tmp_path: Path
+) -> None:
+    """20 tournaments with 60-character names, then 70 entrants with 32-character names:
+    /tournament list, standings and info stay within Discord's 2,000 characters, cut
+    between whole lines or names, and attach everything in a file that is never empty."""
+    fake, alice, carol, channel = (
+        fake_club.fake,
+        fake_club.alice,
+        fake_club.carol,
+        fake_club.channel,
+    )
+    async with running(fake, tmp_path / "t.sqlite3") as bot:
+        names = [f"Tournament {n:02d} " + "x" * 46 for n in range(20)]
+        assert {len(name) for name in names} == {60}
+        for name in names:
+            made = await fake.slash(
+                carol,
+                channel,
+                "tournament create",
+                {"game": "groups", "format": "swiss", "name": name},
+            )
+            assert (await made.response()).message is not None
+        listing = await fake.slash(alice, channel, "tournament list")
+        response = await listing.response()
+        assert response.ephemeral and response.message is not None
+        [attached] = response.message.attachments
+        assert attached.filename == "tournaments.txt"
+        full = attached.data.decode()
+        assert all(f"**{name}**" in full for name in names)
+        shown = whole_lines(response.message.content, full)
+        assert len(response.message.content) <= 2000 and len(shown) > 10
+        assert response.message.content.endswith("more lines (attached)")
+        entrants = [Player(9000 + n, f"entrant {n:02d} " + "y" * 21) for n in range(70)]
+        for entrant in entrants:
+            await bot.services.tournaments.join(fake_club.guild.id, 20, entrant)
+        standings = await fake.slash(alice, channel, "tournament standings", {"tournament": 20})
+        table = (await standings.response()).message
+        assert table is not None and len(table.content) <= 2000
+        [attached] = table.attachments
+        assert attached.filename == "standings.txt" and attached.size > 0
+        full = attached.data.decode()
+        assert all(entrant.name in full for entrant in entrants)
+        assert len(whole_lines(table.content, full)) > 10
+        info = await fake.slash(alice, channel, "tournament info", {"tournament": 20})
+        about = (await info.response()).message
+        assert about is not None and len(about.content) <= 2000
+        [attached] = about.attachments
+        assert attached.filename == "players.txt"
+        assert attached.data.decode().splitlines() == [entrant.name for entrant in entrants]
+        players = about.content.splitlines()[-1]
+        assert players.startswith("Players (70): entrant 00 ") and players.endswith(" more.")
+        listed = players.removeprefix("Players (70): ").rsplit(" and ", 1)[0].split(", ")
+        assert listed == [entrant.name for entrant in entrants[: len(listed)]]
+
+
+async def test_pairings_take_the_round_first(fake_club: FakeClub, tmp_path: Path) -> None:
+    """/tournament pairings declares `round` before `tournament`, so a number typed
+    first is the round; the tournament is a separate, explicit option."""
+    fake = fake_club.fake
+    async with running(fake, tmp_path / "t.sqlite3"):
+        group = next(o for o in fake.commands["tournament"]["options"] if o["name"] == "pairings")
+        assert [o["name"] for o in group["options"]] == ["round", "tournament"]

@@ -72,6 +72,8 @@ class RecordingNotifier:
     tournaments_finished: list[TournamentView] = field(default_factory=list)
     cancelled: list[tuple[TournamentView, str]] = field(default_factory=list)
     sent: int = 0
+    seed_decisions: list[tuple[int, PairingRecord]] = field(default_factory=list)
+    """(tournament, the drawn last game) for every knockout match won on seeding."""
 
     @property
     def game_starts(self) -> list[tuple[int, PairingRecord, GameView]]:
@@ -172,6 +174,12 @@ class RecordingNotifier:
         self, tournament: TournamentView, reason: str, *, ticket: Ticket
     ) -> int:
         self.cancelled.append((tournament, reason))
+        return self._id(ticket)
+
+    async def tournament_seed_advanced(
+        self, tournament: TournamentView, pairing: PairingRecord, *, ticket: Ticket
+    ) -> int:
+        self.seed_decisions.append((tournament.id, pairing))
         return self._id(ticket)
 
 

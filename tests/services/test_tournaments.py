@@ -10,8 +10,10 @@ from datetime import timedelta
 
 import pytest
 
+from bot.competition.colours import colour_difference, seat_histories
 from bot.competition.glicko2 import Rating
 from bot.competition.records import Result
+from bot.competition.tournament import Format
 from bot.services.background import Background
 from bot.services.container import Services
 from bot.services.errors import InvalidInputError, InvalidStateError, NotAllowedError, NotFoundError
@@ -20,6 +22,12 @@ from bot.services.tournament_views import TournamentView
 from bot.services.tournaments import Member
 from bot.storage.competition import PairingRecord, PlayerRating, TournamentStatus
 from bot.storage.repository import GameRecord, GameStatus
+from bot.tournament_texts import (
+    pairings_message,
+    round_started_message,
+    seed_advance_text,
+    standings_message,
+)
 from tests.services.conftest import CAROL, CHANNEL, GUILD, ROBOT, Env, play_any
 
 PLAYERS = [Player(100 + number, f"p{number}") for number in range(1, 9)]
@@ -82,8 +90,10 @@ async def games_in_progress(
 
 
 async def end_game(env: Env, game: GameRecord, winner: int | None) -> None:
-    """End a game: the loser resigns, or a draw is offered and accepted."""
+    """End a game after a first move (a game without one is not rated): the loser
+    resigns, or a draw is offered and accepted."""
     games = env.services.games
+    await play_any(env, game.id)
     first, second = game.players
     assert first is not None and second is not None
     if winner is None:
@@ -104,20 +114,20 @@ async def play_round(env: Env, view: TournamentView, decide: Decide) -> Tourname
 
 
 def check_pairings(view: TournamentView, *, rematches: bool) -> None:
-    """Byes at most once each, colours within one, and (unless allowed) no rematch."""
+    """Byes at most once each, colour differences within two and never a third seat
+    running (the Swiss limits), and (unless allowed) no rematch."""
     played = [p for p in view.pairings if p.second_id is not None]
     byes = Counter(p.first_id for p in view.pairings if p.second_id is None)
     assert all(count <= 1 for count in byes.values()), byes
     meetings = Counter(frozenset((p.first_id, p.second_id)) for p in played)
     if not rematches:
         assert all(count == 1 for count in meetings.values()), meetings
-    balance: Counter[int] = Counter()
-    for pairing in played:
-        if pairing.result is None or not pairing.result.is_forfeit:
-            assert pairing.second_id is not None
-            balance[pairing.first_id] += 1
-            balance[pairing.second_id] -= 1
-    assert all(abs(value) <= 1 for value in balance.values()), balance
+    state = view.state
+    assert state is not None
+    for player, seats in seat_histories(state.pairings).items():
+        for end in range(1, len(seats) + 1):
+            assert abs(colour_difference(seats[:end])) <= 2, (player, seats)
+            assert end < 3 or len(set(seats[end - 3 : end])) == 2, (player, seats)
 
 
 async def test_a_round_robin_runs_to_its_final_standings(env: Env) -> None:
@@ -364,7 +374,10 @@ async def test_who_may_create_start_and_join(env: Env) -> None:
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"format": "ladder"}, "not a tournament format: choose round-robin"),
+        (
+            {"format": "ladder"},
+            "not a tournament format: choose round-robin, double-round-robin, swiss, knockout.",
+        ),
         ({"format": "round robin", "rounds": 3}, "rounds are chosen for a Swiss only"),
         ({"format": "swiss", "rounds": 0}, "1 to 30 rounds"),
         ({"format": "swiss", "max_players": 200}, "2 to 128 players"),
@@ -411,6 +424,85 @@ async def test_several_tournaments_need_a_number(env: Env) -> None:
         await env.services.tournaments.join(GUILD, None, P2)
     found = await env.services.tournaments.find(GUILD, None, P1.id)
     assert found.id == first.id  # the one p1 entered
+
+
+@pytest.mark.parametrize("typed", ["knockout", "single-elimination", "Single elimination"])
+async def test_the_knockout_goes_by_either_name(env: Env, typed: str) -> None:
+    """ "knockout" is the name shown everywhere; the older name is still understood."""
+    view = await create(env, typed, 0)
+    assert view.record.format is Format.SINGLE_ELIMINATION
+    assert view.record.name == "Groups Knockout" and Format.SINGLE_ELIMINATION.label == "Knockout"
+
+
+async def test_shown_tournaments_prefer_the_running_one(env: Env) -> None:
+    """Standings, pairings and info without a number: the running tournament, though a
+    newer one was cancelled and another takes entries; then the one taking entries; then
+    the latest finished before a newer cancelled one; the cancelled one says so."""
+    tournaments = env.services.tournaments
+    running = await start(env, await create(env, "swiss", 4))
+    cancelled = await create(env, "swiss", 2)
+    await tournaments.cancel(GUILD, cancelled.id, ORGANISER)
+    taking = await create(env, "round robin", 0)
+    assert (await tournaments.find_shown(GUILD, None, P1.id)).id == running.id
+    assert (await tournaments.find_shown(GUILD, cancelled.id)).id == cancelled.id
+    await tournaments.cancel(GUILD, running.id, ORGANISER)
+    assert (await tournaments.find_shown(GUILD, None)).id == taking.id
+    await tournaments.cancel(GUILD, taking.id, ORGANISER)
+    shown = await tournaments.find_shown(GUILD, None)
+    assert shown.id == taking.id  # the latest of the cancelled ones
+    assert (
+        standings_message(shown).head
+        == f"**{shown.record.name}** (#{shown.id}) was cancelled before it started."
+    )
+    stopped = await tournaments.view(running.id)
+    assert standings_message(stopped).head.endswith(
+        "was cancelled after 0 of 2 rounds: the standings then"
+    )
+    assert pairings_message(stopped).head.endswith("round 1 of 2 (the tournament was cancelled)")
+    finished = await start(env, await create(env, "round robin", 2))
+    await play_round(env, finished, first_wins)
+    newest = await create(env, "swiss", 0)
+    await tournaments.cancel(GUILD, newest.id, ORGANISER)
+    assert (await tournaments.find_shown(GUILD, None)).id == finished.id
+
+
+async def test_a_knockout_match_drawn_twice_before_any_move(env: Env) -> None:
+    """Both games of a match agreed drawn at move 0: the draws count, neither is rated,
+    and the better seed goes through, announced once with the reason."""
+    view = await start(env, await create(env, "knockout", 2))
+    games = env.services.games
+    for _ in range(2):
+        [(_, game)] = await games_in_progress(env, view)
+        first, second = game.players
+        assert first is not None and second is not None
+        await games.offer_draw(game.id, first)
+        drawn = await games.answer_draw(game.id, second, accept=True)
+        assert not drawn.view.record.rated and not drawn.view.rating_changes
+        assert drawn.view.record.result_reason == "draw agreed before any move: not rated"
+        await env.services.background.settle()
+        view = await env.services.tournaments.view(view.id)
+    assert [p.result for p in view.pairings] == [Result.DRAW, Result.DRAW]
+    assert await env.repo.get_rating(P1.id, "groups") is None
+    [(tournament_id, decided)] = env.notifier.seed_decisions
+    assert tournament_id == view.id and decided.id == view.pairings[-1].id
+    assert seed_advance_text(view, decided) == (
+        f"**Groups Knockout** (#{view.id}) · the final: p1 and p2 drew both games, so p1 "
+        "wins the final as the better seed (seed 1 against seed 2)."
+    )
+    assert view.record.status is TournamentStatus.FINISHED
+    assert view.state is not None and view.state.standings()[0].player == P1.id
+
+
+async def test_a_knockout_announces_byes_and_leaves_out_the_knocked_out(env: Env) -> None:
+    """Three players: the top seed's bye is said in round one; in the final, the player
+    knocked out is not \"not playing this round\"."""
+    view = await start(env, await create(env, "knockout", 3))
+    message = round_started_message(view, 1)
+    assert "p1 has a bye: they go through to the final without playing." in message.tail
+    view = await play_round(env, view, better_seed_wins(view))
+    final = pairings_message(view, 2)
+    assert "Not playing" not in final.text()
+    assert [sorted(line.split()[1:3]) for line in final.table.splitlines()[1:]] == [["p1", "p2"]]
 
 
 async def test_games_ending_together_pair_the_next_round_once(env: Env) -> None:

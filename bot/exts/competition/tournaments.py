@@ -103,7 +103,7 @@ def build_create_command() -> CreateCommand:
     callback = app_commands.describe(**descriptions)(create)
     callback = app_commands.choices(
         game=[app_commands.Choice(name=game.title, value=game.name) for game in games],
-        format=[app_commands.Choice(name=f.label, value=f.value) for f in Format],
+        format=[app_commands.Choice(name=f.label, value=f.keyword) for f in Format],
     )(callback)
     command: CreateCommand = app_commands.command(
         name="create", description="Create a tournament (Manage Server or the organiser role)"
@@ -175,13 +175,15 @@ class TournamentGroup(app_commands.Group):
         await bot_of(interaction).flows.tournaments.standings(interaction, tournament)
 
     @app_commands.command(name="pairings", description="A round's games and results")
-    @app_commands.describe(tournament=TOURNAMENT_HELP, round="the round (default: the latest)")
+    @app_commands.describe(
+        round="the round's number (default: the latest round)", tournament=TOURNAMENT_HELP
+    )
     @app_commands.autocomplete(tournament=tournament_choices)
     async def pairings(
         self,
         interaction: discord.Interaction,
-        tournament: int | None = None,
         round: app_commands.Range[int, 1, 999] | None = None,
+        tournament: int | None = None,
     ) -> None:
         """/tournament pairings."""
         await bot_of(interaction).flows.tournaments.pairings(interaction, tournament, round)

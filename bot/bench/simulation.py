@@ -1,4 +1,4 @@
-"""Drive a tournament to its end with random results, as the services will."""
+"""Drive a tournament to its end with random results and withdrawals, as the services do."""
 
 from __future__ import annotations
 
@@ -23,11 +23,16 @@ def play_out(
     check: RoundCheck | None = None,
     max_batches: int = 500,
 ) -> Tournament:
-    """Pair, play and withdraw at random until the tournament is finished."""
+    """Pair, play and withdraw at random until the tournament is finished.
+
+    Each game is, with `withdraw_rate`, abandoned by one of its players withdrawing (a
+    forfeit); otherwise it is drawn with `draw_rate`, else won by either side.
+    """
     for _ in range(max_batches):
         made = tournament.advance()
         if not made:
-            assert tournament.is_finished, "advance() gave nothing before the end"
+            if not tournament.is_finished:
+                raise RuntimeError("advance() gave nothing before the end")
             return tournament
         if check is not None:
             check(tournament, made)
@@ -39,7 +44,7 @@ def play_out(
                 tournament = tournament.withdraw(rng.choice(pairing.players))
                 continue
             tournament = tournament.with_result(pairing, random_result(rng, draw_rate))
-    raise AssertionError("the tournament did not finish")
+    raise RuntimeError("the tournament did not finish")
 
 
 def random_result(rng: random.Random, draw_rate: float) -> Result:
