@@ -31,7 +31,7 @@ from tests.fakediscord.interactions import (
     respond,
     webhook_message,
 )
-from tests.fakediscord.messages import create_message, edit_message, read_body
+from tests.fakediscord.messages import edit_message, post_once, read_body
 from tests.fakediscord.state import (
     ANNOUNCEMENT_THREAD,
     GUILD_ANNOUNCEMENT,
@@ -598,7 +598,7 @@ class RestApi:
         self._check_can_post(
             channel, files=bool(uploads), reply=bool(payload.get("message_reference"))
         )
-        message = create_message(self.world, channel, self.world.bot_user, payload, uploads)
+        message = post_once(self.world, channel, self.world.bot_user, payload, uploads)
         return self._message_json(message)
 
     async def get_message(self, request: web.Request) -> web.Response:

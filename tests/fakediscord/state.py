@@ -574,6 +574,8 @@ class FakeMessage:
     reactions: dict[str, list[int]] = field(default_factory=dict)
     """Emoji → ids of the users who reacted."""
     tts: bool = False
+    nonce: int | str | None = None
+    """The `nonce` the bot sent with Create Message (echoed back, as Discord does)."""
     deleted: bool = False
     changed: int = 0
     """An id-like stamp of the last creation or edit, compared by `after=` in waits."""
@@ -651,6 +653,8 @@ class FakeMessage:
             "flags": self.flags,
             "components": self.components,
         }
+        if self.nonce is not None:
+            data["nonce"] = self.nonce
         guild = channel.guild
         if guild is not None:
             data["guild_id"] = str(guild.id)

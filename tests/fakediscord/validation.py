@@ -27,6 +27,7 @@ MAX_MODAL_TITLE = 45
 MAX_MODAL_COMPONENTS = 5
 MAX_COMMANDS = 100
 MAX_OPTIONS = 25
+MAX_NONCE = 25
 
 _NAME = re.compile(r"^[-_'\w]{1,32}$")
 
@@ -101,6 +102,26 @@ def validate_message(
             has_body = bool(components)
         if not has_body:
             raise DiscordHTTPError(400, 50006, "Cannot send an empty message")
+
+
+def validate_nonce(payload: dict[str, Any]) -> None:
+    """Create Message's `nonce` (an integer or a string of up to 25 characters) and
+    `enforce_nonce` (a boolean)."""
+    errors = FormErrors()
+    nonce = payload.get("nonce")
+    if nonce is not None:
+        if isinstance(nonce, bool) or not isinstance(nonce, int | str):
+            errors.add(("nonce",), "BASE_TYPE_STRING", "Must be a string or an integer.")
+        elif isinstance(nonce, str) and len(nonce) > MAX_NONCE:
+            errors.add(
+                ("nonce",), "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_NONCE} or fewer in length."
+            )
+        elif isinstance(nonce, int) and not -(2**63) <= nonce < 2**63:
+            errors.add(("nonce",), "NUMBER_TYPE_MAX", "Integer out of range.")
+    enforce = payload.get("enforce_nonce")
+    if enforce is not None and not isinstance(enforce, bool):
+        errors.add(("enforce_nonce",), "BASE_TYPE_BOOLEAN", "Must be either true or false.")
+    errors.raise_if_any()
 
 
 def validate_embed(errors: FormErrors, path: Path, embed: dict[str, Any]) -> None:

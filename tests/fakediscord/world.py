@@ -76,6 +76,8 @@ class World:
         self.channels: dict[int, FakeChannel] = {}
         self.messages: dict[int, FakeMessage] = {}
         self.attachments: dict[int, FakeAttachment] = {}
+        self.nonced: dict[tuple[int, int, str], FakeMessage] = {}
+        """Messages created with `enforce_nonce`, by (channel id, author id, nonce)."""
         self.dm_channels: dict[int, FakeChannel] = {}
         self.interactions: dict[int, FakeInteraction] = {}
         self.interactions_by_token: dict[str, FakeInteraction] = {}
