@@ -341,8 +341,11 @@ def edit_message(
     """Validate an edit and apply it; `finish_loading` turns a "thinking…" message into a reply.
 
     Edits never notify anyone, and filling in a deferred response is an edit: like Discord,
-    the fake does not ping the users it mentions (`pinged` stays empty).
+    the fake does not ping the users it mentions (`pinged` stays empty). Nothing in an
+    archived thread can be edited (400 `50083`).
     """
+    if message.channel.is_thread and message.channel.archived:
+        raise DiscordHTTPError(400, 50083, "Operation cannot be performed on an archived thread")
     attachments = resolve_attachments(world, payload, uploads, message.attachments)
     merged = {
         "content": payload.get("content", message.content),
