@@ -32,6 +32,7 @@ from tests.fakediscord.interactions import (
     webhook_message,
 )
 from tests.fakediscord.messages import edit_message, post_once, read_body
+from tests.fakediscord.ratelimits import RateLimiter, Verdict
 from tests.fakediscord.state import (
     ANNOUNCEMENT_THREAD,
     GUILD_ANNOUNCEMENT,
@@ -102,6 +103,7 @@ class RestApi:
         """`METHOD /path` of every request no route handled (each is also logged)."""
         self.internal_errors: list[str] = []
         """Exceptions raised by the fake's own handlers (bugs of the fake)."""
+        self.limiter = RateLimiter()
 
     # the application
 
@@ -198,12 +200,18 @@ class RestApi:
                 self._record(method, path, response.status, "injected failure")
                 return response
         self.world.archive_idle_threads()
+        limits = self._rate_limit(request, path)
+        if limits.refusal is not None:
+            await request.read()
+            self._record(method, path, 429, "rate limited")
+            return limits.refusal
         try:
             if _needs_bot_auth(path):
                 self._check_auth(request)
             result = await handler(request)
         except DiscordHTTPError as error:
             response = error.response()
+            response.headers.update(limits.headers)
             self._record(
                 method, path, error.status, f"{error.code} {error.message} {error.errors or ''}"
             )
@@ -224,8 +232,19 @@ class RestApi:
             )
             self._record(method, path, 400, f"internal error {error!r}")
             return response
+        result.headers.update(limits.headers)
         self._record(method, path, result.status)
         return result
+
+    def _rate_limit(self, request: web.Request, path: str) -> Verdict:
+        """Count the request against its route's bucket and the global limit."""
+        resource = request.match_info.route.resource
+        if resource is None:  # no such route: answered 404 below
+            return Verdict({}, None)
+        template = resource.canonical.removeprefix(API)
+        return self.limiter.check(
+            request.method, template, path, request.match_info, self.world.now()
+        )
 
     def _record(self, method: str, path: str, status: int, problem: str = "") -> None:
         self.requests.append(RequestLog(method, path, status))
