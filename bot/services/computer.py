@@ -105,7 +105,7 @@ class ComputerService:
             raise NotAllowedError("Bots cannot start games.")
         await self._settings.check_game_channel(guild_id, channel_id)
         mine = [
-            g for g in await self._repository.active_games(user_id=player.id) if computer_seat(g)
+            g for g in await self._repository.active_games(user_id=player.id) if g.has_computer
         ]
         if len(mine) >= MAX_COMPUTER_GAMES:
             raise InvalidStateError(

@@ -262,6 +262,16 @@ async def test_the_number_of_games_against_the_computer_is_limited(world: World)
         await world.start(level="easy")
 
 
+async def test_the_limit_counts_games_where_the_computer_moves_first(world: World) -> None:
+    """Games where the computer has the first seat count too (seat 0 is a seat)."""
+    for _ in range(MAX_COMPUTER_GAMES):
+        await world.start(game="hexade", colour="black", level="easy")
+    games = await world.repo.active_games(user_id=ALICE.id)
+    assert [computer_seat(g) for g in games] == [0] * MAX_COMPUTER_GAMES
+    with pytest.raises(InvalidStateError, match="5 games against me in progress"):
+        await world.start(game="hexade", colour="white", level="easy")
+
+
 def test_worker_functions_choose_legal_moves_and_judge_positions() -> None:
     """compute_turn returns legal notation; estimate sees a win in one as certain."""
     state = get_game("groups").new_game()
