@@ -304,7 +304,7 @@ class ConsoleApp:
         if match["user"]:
             try:
                 self.current = self.users.get(match["user"])
-            except ValueError as exc:
+            except ServiceError as exc:
                 self.say(str(exc))
                 return True
         if not text or text.startswith("#"):
@@ -372,7 +372,7 @@ class ConsoleApp:
 
     async def _game(self, user: Player, game_id: int | None, *, for_move: bool = False) -> int:
         record = await self.services.games.find(
-            user.id, CONSOLE_CHANNEL, game_id, for_move=for_move
+            user.id, CONSOLE_CHANNEL, game_id, guild_id=CONSOLE_GUILD, for_move=for_move
         )
         return record.id
 
@@ -469,7 +469,7 @@ class ConsoleApp:
         """/accept [challenge]."""
         pending = await self.services.challenges.pending(user.id, CONSOLE_CHANNEL)
         challenge_id = await self._challenge_id(user, args, pending, "accept")
-        accepted = await self.services.challenges.accept(challenge_id, user)
+        accepted = await self.services.challenges.accept(challenge_id, user, guild_id=CONSOLE_GUILD)
         self.say(f"Challenge #{challenge_id} {closed_reason(accepted.challenge)}.")
         await self.show_board(accepted.view, start_caption(accepted.view, self.style))
 

@@ -220,7 +220,9 @@ class Flows:
         """Accept (which starts the game), decline or cancel a challenge."""
         challenges = self.services.challenges
         if action == "accept":
-            accepted = await challenges.accept(challenge_id, player(interaction.user))
+            accepted = await challenges.accept(
+                challenge_id, player(interaction.user), guild_id=interaction.guild_id
+            )
             text = challenge_text(accepted.challenge, STYLE)
             await interaction.response.edit_message(content=text, view=None)
             location = await self.open_game(interaction, accepted.view)
@@ -300,10 +302,10 @@ class Flows:
     ) -> None:
         """/move, the move form and quick-move buttons: play, then show the result."""
         games = self.services.games
-        if game_id is None:
-            location = interaction.channel_id or 0
-            game_id = (await games.find(interaction.user.id, location, for_move=True)).id
-        result = await games.play(game_id, interaction.user.id, notation)
+        location, guild_id = interaction.channel_id or 0, interaction.guild_id
+        user = interaction.user.id
+        game_id = (await games.find(user, location, game_id, guild_id=guild_id, for_move=True)).id
+        result = await games.play(game_id, user, notation)
         await self.announce_move(interaction, result)
 
     async def announce_move(self, interaction: discord.Interaction, result: MoveResult) -> None:
@@ -332,7 +334,12 @@ class Flows:
     async def board(self, interaction: discord.Interaction, game_id: int | None) -> None:
         """/board: the current position, publicly, with the buttons."""
         games = self.services.games
-        record = await games.find(interaction.user.id, interaction.channel_id or 0, game_id)
+        record = await games.find(
+            interaction.user.id,
+            interaction.channel_id or 0,
+            game_id,
+            guild_id=interaction.guild_id,
+        )
         view = await games.view_of(record)
         await self.keep_alive(interaction)
         payload = await self.board_payload(
@@ -355,11 +362,13 @@ class Flows:
             await self.ask_resign(interaction, game_id)
 
     async def game_meant(self, interaction: discord.Interaction, game_id: int | None) -> int:
-        """The game a command means: the one named, else the caller's one game here."""
-        if game_id is not None:
-            return game_id
+        """The game a command means: the one named (if visible here), else the caller's one
+        game here."""
         location = interaction.channel_id or 0
-        return (await self.services.games.find(interaction.user.id, location)).id
+        games = self.services.games
+        return (
+            await games.find(interaction.user.id, location, game_id, guild_id=interaction.guild_id)
+        ).id
 
     # --- resigning ---
 

@@ -16,6 +16,7 @@ from bot.console.app import ConsoleApp
 from bot.console.help import CONSOLE_COMMANDS
 from bot.console.users import ConsoleUsers, user_id
 from bot.services.clock import ManualClock
+from bot.services.errors import InvalidInputError
 from bot.storage.sqlite import SqliteRepository
 
 DROP_WIN = ["c3", "c5", "d3", "d5", "e3", "e5", "f3", "f5", "c4", "c6", "d4"]
@@ -257,8 +258,27 @@ def test_user_ids_are_stable_and_names_checked() -> None:
     users = ConsoleUsers()
     assert users.get("Alice").id == users.get("@alice").id == user_id("ALICE")
     assert users.get("Alice").name == "Alice"
-    with pytest.raises(ValueError, match="is not a user name"):
+    with pytest.raises(InvalidInputError, match="is not a user name"):
         users.get("9lives")
+
+
+async def test_malformed_names_and_huge_numbers_are_refused(session: Session) -> None:
+    """A malformed @name gets the naming rule, a number no database holds is no game:
+    neither gets the apology."""
+    long_name = "a" * 33
+    printed = await session.run(
+        f"alice> /rating @1bad\n/rating @{long_name}\n/play groups @{long_name}\n"
+        "/board #99999999999999999999999\n/move 99999999999999999999999 c3\n"
+        "/resign #9223372036854775808\n/accept 99999999999999999999999\n"
+    )
+    rule = "is not a user name: a name is a letter, then up to 31 letters, digits, _ . or -"
+    assert f"(to alice) '1bad' {rule}" in printed
+    assert printed.count(f"(to alice) '{long_name}' {rule}") == 2
+    assert "(to alice) There is no game #99999999999999999999999." in printed
+    assert printed.count("There is no game #99999999999999999999999.") == 2
+    assert "(to alice) There is no game #9223372036854775808." in printed
+    assert "(to alice) There is no challenge #99999999999999999999999." in printed
+    assert "Sorry" not in printed
 
 
 def test_console_command_reads_piped_stdin(

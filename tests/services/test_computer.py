@@ -148,7 +148,7 @@ async def test_games_between_people_have_no_computer(world: World) -> None:
     challenge = await world.services.challenges.create(
         guild_id=GUILD, channel_id=CHANNEL, challenger=ALICE, opponent=BOB, game="groups"
     )
-    accepted = await world.services.challenges.accept(challenge.id, BOB)
+    accepted = await world.services.challenges.accept(challenge.id, BOB, guild_id=GUILD)
     assert not accepted.view.record.has_computer
     assert computer_seat(accepted.view.record) is None
 
