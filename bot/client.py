@@ -148,6 +148,10 @@ class TabulaBot(commands.Bot):
         if not self.commands_only:
             await answer_removed_button(interaction, (*DYNAMIC_ITEMS, *TOURNAMENT_ITEMS))
 
+    async def on_message(self, message: discord.Message, /) -> None:
+        """Tabula has no text commands: a message is never one (mentions get a pointer to
+        /help from `bot.exts.meta.mentions`), so nothing is looked up or logged."""
+
     async def on_ready(self) -> None:
         """Log who the bot is and where (on every (re)connection)."""
         user = self.user

@@ -38,6 +38,7 @@ from bot.console.competition import CompetitionCommands
 from bot.console.help import console_help
 from bot.console.options import read_settings, split_option, unnamed
 from bot.console.users import ConsoleUsers
+from bot.refusals import refusal_text
 from bot.services.alerts import (
     DigestNotice,
     ReminderNotice,
@@ -331,7 +332,7 @@ class ConsoleApp:
         try:
             await handler(user, args)
         except (ServiceError, GameError) as exc:
-            self.private(user, str(exc))
+            self.private(user, refusal_text(exc))
         except Exception as exc:
             log.exception("console command %r failed", text)
             apology = "Sorry, something went wrong; the error was logged."

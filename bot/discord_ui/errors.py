@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 import discord
 from discord import app_commands
 
+from bot.refusals import MESSAGE_LIMIT, refusal_text, shorten
 from bot.services.errors import ServiceError, storage_failure_message
 from bot.services.gate import Gate
 from bot.services.settings import ChannelNotAllowedError
@@ -24,7 +25,7 @@ def user_message(error: BaseException) -> str | None:
         where = ", ".join(f"<#{channel}>" for channel in sorted(error.allowed))
         return f"{error} Games are played in {where}."
     if isinstance(error, ServiceError | GameError):
-        return str(error)
+        return refusal_text(error)
     if isinstance(error, discord.Forbidden):
         return (
             f"Discord did not let me do that here ({error.text or 'missing permissions'}). "
@@ -42,6 +43,7 @@ def user_message(error: BaseException) -> str | None:
 
 async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:
     """Answer only the user who acted, whether or not the interaction was answered yet."""
+    text = shorten(text, MESSAGE_LIMIT)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)

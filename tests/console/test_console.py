@@ -82,7 +82,7 @@ async def test_refusals_are_private_and_change_nothing(session: Session) -> None
     )
     assert "(to bob) It is alice's turn, not yours." in printed
     assert "(to carol) You are not playing in this game (alice vs bob)." in printed
-    assert "(to alice) d4 is occupied" in printed
+    assert "(to alice) That move is not allowed: d4 is occupied." in printed
     assert "(to alice) 'd3-e2-f1' is not a Groups move" in printed
     assert "(to alice) Unknown command '/dance'" in printed
     assert await session.repo.list_moves(1) == []
@@ -111,8 +111,8 @@ async def test_bad_challenges(session: Session) -> None:
         "/play groups @bob colour=green\n/play\n/play groups bob\n"
     )
     assert "(to alice) You cannot challenge yourself." in printed
-    assert "(to alice) unknown game 'chess'" in printed
-    assert "(to alice) start must be one of standard, drop (got 'wild')" in printed
+    assert "(to alice) Unknown game 'chess'" in printed
+    assert "(to alice) Start must be one of standard, drop (got 'wild')." in printed
     assert "(to alice) 'green' is not a colour in Groups" in printed
     assert "(to alice) Name a game: /play GAME" in printed
     assert (
