@@ -23,6 +23,7 @@ from bot.config import Settings
 from bot.discord_ui.buttons import DYNAMIC_ITEMS, answer_removed_button
 from bot.discord_ui.errors import report, send_ephemeral
 from bot.discord_ui.flows import Flows
+from bot.discord_ui.threads import ThreadKeeper
 from bot.discord_ui.tournaments import TOURNAMENT_ITEMS
 from bot.exts import walk_extensions
 from bot.services.clock import Clock, SystemClock
@@ -96,6 +97,8 @@ class TabulaBot(commands.Bot):
         self._scheduler: asyncio.Task[None] | None = None
         self._resuming: asyncio.Task[None] | None = None
         self._shutdown: asyncio.Task[None] | None = None
+        self.thread_keeper: ThreadKeeper | None = None
+        """Keeps the threads of games in progress open (set up in `setup_hook`)."""
 
     @property
     def services(self) -> Services:
@@ -131,6 +134,8 @@ class TabulaBot(commands.Bot):
         if self.commands_only:
             return
         self.add_dynamic_items(*DYNAMIC_ITEMS, *TOURNAMENT_ITEMS)
+        self.thread_keeper = ThreadKeeper(self, self.services.games, self.clock)
+        self.services.scheduler.add("keep game threads open", self.thread_keeper.tick)
         self._scheduler = asyncio.create_task(
             self.services.scheduler.run_forever(), name="tabula-scheduler"
         )

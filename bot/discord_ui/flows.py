@@ -12,7 +12,6 @@ import asyncio
 import io
 import logging
 from collections.abc import Sequence
-from typing import Literal
 
 import discord
 
@@ -29,6 +28,7 @@ from bot.discord_ui.buttons import (
 )
 from bot.discord_ui.notices import Notices
 from bot.discord_ui.style import STYLE
+from bot.discord_ui.threads import open_thread
 from bot.discord_ui.tournaments import TournamentFlows
 from bot.services.alerts import (
     DigestNotice,
@@ -64,8 +64,6 @@ log = logging.getLogger(__name__)
 
 DIAGRAM_LIMIT = 1900
 """Longer text diagrams are attached as a file (a message holds at most 2000 characters)."""
-THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
-"""Game threads stay open for a week without messages (correspondence games are slow)."""
 
 
 def mention(view: GameView, seat: int) -> str:
@@ -280,11 +278,8 @@ class Flows:
         settings = await self.services.settings.guild(record.guild_id)
         if settings.threads and isinstance(channel, discord.TextChannel):
             try:
-                thread = await channel.create_thread(
-                    name=name or thread_name(view),
-                    type=discord.ChannelType.public_thread,
-                    auto_archive_duration=THREAD_ARCHIVE_MINUTES,
-                    reason=f"Tabula game #{record.id}",
+                thread = await open_thread(
+                    channel, name or thread_name(view), reason=f"Tabula game #{record.id}"
                 )
             except discord.HTTPException as exc:
                 log.warning("game %s: no thread (%s); playing in the channel", record.id, exc)

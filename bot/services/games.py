@@ -732,6 +732,10 @@ class GameService:
         async with self._locks(game_id):
             return await self._retrying(game_id, attempt)
 
+    async def active_threads(self) -> list[int]:
+        """The threads of every game in progress (games played in a channel have none)."""
+        return [g.thread_id for g in await self._repository.active_games() if g.thread_id]
+
     async def active_games(self, user_id: int) -> list[GameRecord]:
         """Every active game of `user_id`, in any server."""
         return await self._repository.active_games(user_id=user_id)

@@ -555,6 +555,7 @@ class RestApi:
         if duration != channel.auto_archive_duration:
             channel.auto_archive_duration = duration
             self.world.thread_active(channel)  # a new archive duration counts as activity
+            channel.archived_at = channel.last_activity  # and `archive_timestamp` shows it
         archived = bool(payload.get("archived", channel.archived))
         if archived != channel.archived:
             self.world.set_archived(channel, archived)

@@ -378,7 +378,7 @@ class FakeChannel:
         self.invitable = True
         self.auto_archive_duration = 1440
         self.archived_at: float | None = None
-        """When the archive status last changed (Discord's `archive_timestamp`)."""
+        """When the archive status or duration last changed (Discord's `archive_timestamp`)."""
         self.last_activity = self.created_at
         """The last message, unarchiving or change of `auto_archive_duration` (threads)."""
         self.thread_member_ids: list[int] = []

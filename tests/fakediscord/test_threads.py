@@ -62,7 +62,8 @@ async def test_a_new_archive_duration_counts_as_activity(fake_club: FakeClub, ap
     status, _ = await api.call("PATCH", path, {"archived": False})
     assert status == 200 and not thread.archived
     fake.advance_time(1400 * MINUTE)
-    status, _ = await api.call("PATCH", path, {"auto_archive_duration": 4320})
+    status, data = await api.call("PATCH", path, {"auto_archive_duration": 4320})
+    assert data["thread_metadata"]["archive_timestamp"] == iso(thread.last_activity)
     fake.advance_time(1400 * MINUTE)
     assert not thread.archived
     status, body = await api.call("PATCH", path, {"auto_archive_duration": 100})

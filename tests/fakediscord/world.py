@@ -338,9 +338,11 @@ class World:
     def set_archived(self, thread: FakeChannel, archived: bool, *, at: float | None = None) -> None:
         """Archive or unarchive a thread (unarchiving is activity) and tell the bot."""
         thread.archived = archived
-        thread.archived_at = self.now() if at is None else at
-        if not archived:
+        if archived:
+            thread.archived_at = self.now() if at is None else at
+        else:
             self.thread_active(thread)
+            thread.archived_at = thread.last_activity
         self.thread_updated(thread)
 
     def archive_idle_threads(self) -> None:
