@@ -4,7 +4,9 @@ unrated games, restarts, and searches that never block the event loop."""
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import signal
 import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -311,6 +313,30 @@ async def test_a_search_in_the_process_pool_leaves_the_event_loop_free() -> None
     # A search blocking the loop would leave about one tick; a free loop ticks about
     # every 10 ms of the ~0.9 s search, fewer on a loaded machine, far more than 10.
     assert elapsed >= 0.5 and ticks >= 10
+
+
+async def test_a_worker_outlives_ctrl_c(capfd: pytest.CaptureFixture[str]) -> None:
+    """Ctrl-C in a terminal reaches the workers too: they ignore it (no traceback) and
+    go on answering; the bot decides when they stop."""
+    runner = TurnRunner(workers=1)
+    state = get_game("hexade").new_game()
+    request = TurnRequest("hexade", state.encode(), "easy", 1.0, 1)
+    # A process started in the background ignores SIGINT, and so would its workers: start
+    # them as from a terminal, where Ctrl-C interrupts.
+    saved = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        loop = asyncio.get_running_loop()
+        worker = await loop.run_in_executor(runner._pool(), os.getpid)
+        signal.signal(signal.SIGINT, saved)
+        os.kill(worker, signal.SIGINT)
+        await asyncio.sleep(0.3)
+        moves = await runner.choose(request)
+        assert await loop.run_in_executor(runner._pool(), os.getpid) == worker
+    finally:
+        signal.signal(signal.SIGINT, saved)
+        runner.close()
+    assert len(moves) == 1 and moves[0] in state.legal_notations()
+    assert "KeyboardInterrupt" not in capfd.readouterr().err
 
 
 async def test_the_computer_waits_for_begin_before_its_opening_move(world: World) -> None:
