@@ -125,6 +125,23 @@ def plain(text: str) -> str:
     return text.replace("**", "")
 
 
+def save_picture(folder: Path, filename: str, data: bytes) -> Path:
+    """Write a picture into `folder` under `filename`, or `name-2.png`, `name-3.png`...
+    when that is taken (the same position again after an undo, the end of a game): no
+    picture is ever overwritten."""
+    folder.mkdir(parents=True, exist_ok=True)
+    name = Path(filename)
+    path, number = folder / name, 1
+    while True:
+        try:
+            with path.open("xb") as file:
+                file.write(data)
+            return path
+        except FileExistsError:
+            number += 1
+            path = folder / f"{name.stem}-{number}{name.suffix}"
+
+
 class ConsoleApp:
     """Runs console commands against the services and prints the replies."""
 
@@ -216,9 +233,7 @@ class ConsoleApp:
             self.private(to, caption)
             self.private(to, image.diagram)
         if image.png is not None and self.image_dir is not None:
-            self.image_dir.mkdir(parents=True, exist_ok=True)
-            path = self.image_dir / image.filename
-            await asyncio.to_thread(path.write_bytes, image.png)
+            path = await asyncio.to_thread(save_picture, self.image_dir, image.filename, image.png)
             print(f"[picture: {path}]", file=self.out)
 
     # --- the Notifier port ---

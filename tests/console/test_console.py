@@ -12,7 +12,8 @@ import pytest
 
 from bot.boards import BoardImage
 from bot.cli import main
-from bot.console.app import ConsoleApp
+from bot.cli.console_command import DEFAULT_IMAGE_DIR
+from bot.console.app import ConsoleApp, save_picture
 from bot.console.help import CONSOLE_COMMANDS
 from bot.console.users import ConsoleUsers, user_id
 from bot.services.clock import ManualClock
@@ -223,6 +224,23 @@ async def test_pictures_are_written(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     picture = tmp_path / "boards" / "game-1.png"
     assert picture.read_bytes() == b"\x89PNG fake"
     assert f"[picture: {picture}]" in printed
+
+
+def test_no_picture_is_overwritten(tmp_path: Path) -> None:
+    """The same name again (after an undo, at the end of a game) gets a number."""
+    folder = tmp_path / "console-boards"
+    paths = [save_picture(folder, "game-1-move-4.png", bytes([n])) for n in range(3)]
+    assert [p.name for p in paths] == [
+        "game-1-move-4.png", "game-1-move-4-2.png", "game-1-move-4-3.png",
+    ]  # fmt: skip
+    assert [p.read_bytes() for p in paths] == [b"\x00", b"\x01", b"\x02"]
+
+
+def test_the_console_s_pictures_are_not_committed() -> None:
+    """`console-boards/`, where `tabula console` writes pictures, is in `.gitignore`."""
+    root = Path(__file__).resolve().parents[2]
+    ignored = (root / ".gitignore").read_text().splitlines()
+    assert f"/{DEFAULT_IMAGE_DIR}/" in ignored
 
 
 async def test_help_rules_users_and_quit(session: Session) -> None:
