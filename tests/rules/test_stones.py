@@ -525,7 +525,8 @@ def test_both_players_may_stake_the_same_point() -> None:
     """b4 is a liberty of Black's b5 and of White's a4-a5: one stake each may stand there.
 
     Black then fills b4 itself, capturing a4-a5 and White's stake; Black's own stake on b4
-    stays with b5. Two stones and a stake make the capture decisive (3 behind, at most 4 behind needed).
+    stays with b5. Two stones and a stake make the capture decisive (3 behind; Black may be
+    4 behind).
     """
     state = STONES.position(["b5"], ["a5", "a4"], size=5)
     state = play_all(state, "stake b4", "stake b4")
