@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import re
 import shlex
 from collections.abc import Awaitable, Callable, Sequence
@@ -105,15 +106,18 @@ class ConsoleStyle:
         return f"@{name}"
 
     def when(self, moment: datetime) -> str:
-        """ "in 59 min" (or "now")."""
-        seconds = int((moment - self._clock.now()).total_seconds())
+        """ "in 59 min", "in 23 h 5 min", "in 5 days", "in 4 days 14 h" (or "now"), rounded
+        rather than cut: five days less a few seconds are "in 5 days"."""
+        seconds = (moment - self._clock.now()).total_seconds()
         if seconds <= 0:
             return "now"
         if seconds < 3600:
-            return f"in {(seconds + 59) // 60} min"
+            return f"in {math.ceil(seconds / 60)} min"
         if seconds < 86400 * 2:
-            return f"in {seconds // 3600} h {seconds % 3600 // 60} min"
-        return f"in {seconds // 86400} days"
+            hours, minutes = divmod(round(seconds / 60), 60)
+            return f"in {hours} h {minutes} min"
+        days, hours = divmod(round(seconds / 3600), 24)
+        return f"in {days} days" + (f" {hours} h" if hours else "")
 
     def game_link(self, record: GameRecord) -> str:
         """`/board #12`."""

@@ -61,6 +61,14 @@ def format_duration(delta: timedelta) -> str:
     return "".join(parts)
 
 
+def format_about(delta: timedelta) -> str:
+    """`format_duration` rounded for reading: to the minute under a day, to the hour from
+    a day on ("29d23h59m57s" reads "30d")."""
+    seconds = delta.total_seconds()
+    step = 3600 if seconds >= 86400 else 60
+    return format_duration(timedelta(seconds=round(seconds / step) * step))
+
+
 @dataclass(frozen=True, slots=True)
 class TimeControl:
     """How much time players have: none, a fixed time per move, or a capped increment."""

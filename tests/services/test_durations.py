@@ -8,6 +8,7 @@ import pytest
 
 from bot.services.durations import (
     TimeControl,
+    format_about,
     format_duration,
     parse_duration,
     parse_time_control,
@@ -79,3 +80,15 @@ def test_time_controls() -> None:
         parse_time_control("7d+1d max 2d")
     with pytest.raises(InvalidInputError):
         parse_time_control("7d+1d")
+
+
+def test_durations_for_reading_are_rounded() -> None:
+    """To the minute under a day, to the hour from a day on; never cut short."""
+    cases = {
+        timedelta(days=29, hours=23, minutes=59, seconds=57): "30d",
+        timedelta(days=1, hours=12, seconds=3): "1d12h",
+        timedelta(hours=5, minutes=29, seconds=31): "5h30m",
+        timedelta(seconds=20): "0s",
+        timedelta(minutes=1, seconds=29): "1m",
+    }
+    assert {delta: format_about(delta) for delta in cases} == cases
