@@ -161,6 +161,17 @@ async def test_expiry_is_announced(tmp_path: Path) -> None:
     assert "(to bob) There is no challenge for you to accept." in printed
 
 
+async def test_a_resigned_game_s_diagram_says_so(session: Session) -> None:
+    """After a resignation the diagram no longer says whose turn it is, but who won."""
+    printed = await session.run(
+        "alice> /play diffusion @bob colour=white\nbob> /accept\nalice> /resign\n"
+    )
+    start, end = printed.split("alice> /resign")
+    assert "turn 1: White to move, 4 moves left" in start
+    assert "to move" not in end
+    assert end.rstrip().endswith("(w/b stones, W/B kings)\nbob wins: alice resigned")
+
+
 async def test_draw_and_undo(session: Session) -> None:
     """Offer and decline a draw; take back a move with approval; agree a draw."""
     await session.run("alice> /play groups @bob colour=white\nbob> /accept\nalice> /move d3-e2\n")
