@@ -39,7 +39,7 @@ from bot.console.competition import CompetitionCommands
 from bot.console.help import console_help
 from bot.console.options import read_settings, split_option, unnamed
 from bot.console.users import ConsoleUsers
-from bot.refusals import refusal_text
+from bot.refusals import refusal_text, shorten
 from bot.services.alerts import (
     DigestNotice,
     ReminderNotice,
@@ -52,7 +52,7 @@ from bot.services.clock import Clock, ManualClock
 from bot.services.computer_runner import TurnRunner
 from bot.services.container import Services
 from bot.services.durations import format_duration, parse_duration
-from bot.services.errors import ServiceError, storage_failure_message
+from bot.services.errors import InvalidInputError, ServiceError, storage_failure_message
 from bot.services.notifications import parse_switch
 from bot.services.players import Player
 from bot.services.results import DrawStatus, GameView, MoveResult, UndoResult, UndoStatus
@@ -388,6 +388,9 @@ class ConsoleApp:
         """A leading `12` or `#12` names a game; the rest are the command's arguments."""
         if args and (match := _GAME_ID.fullmatch(args[0])):
             return int(match[1]), args[1:]
+        if args and args[0].startswith("#"):
+            shown = shorten(args[0], 20)
+            raise InvalidInputError(f"{shown!r} is not a game number: write one like #12.")
         return None, args
 
     async def _game(self, user: Player, game_id: int | None, *, for_move: bool = False) -> int:
@@ -452,6 +455,10 @@ class ConsoleApp:
                 raise ServiceError(
                     f"{arg!r}: write options as key=value (or key:value) and opponents as @name."
                 )
+        if against_computer and time is not None:
+            raise InvalidInputError(
+                f"Games against the computer have no clock: leave out time={time}."
+            )
         if level is not None and not against_computer:
             raise ServiceError(
                 f"A level is for games against the computer: /play {game} "
@@ -482,8 +489,11 @@ class ConsoleApp:
             time_control=time,
         )
         self.say(challenge_text(challenge, self.style))
-        who = f"{opponent.name}> /accept" if opponent else "name> /accept"
-        self.say(f"(answer with `{who} {challenge.id}` or /decline; {user.name} can /cancel)")
+        if opponent is not None:
+            hint = f"answer with `{opponent.name}> /accept {challenge.id}` or /decline"
+        else:
+            hint = f"anyone else may answer with `name> /accept {challenge.id}`"
+        self.say(f"({hint}; {user.name} can /cancel)")
 
     async def accept(self, user: Player, args: list[str]) -> None:
         """/accept [challenge]."""

@@ -126,5 +126,14 @@ def parse_time_control(text: str) -> TimeControl:
     increment = parse_duration(match["increment"])
     cap = parse_duration(match["cap"])
     if cap < initial:
-        raise InvalidInputError("the cap must be at least the initial time")
+        raise InvalidInputError(
+            f"The cap ({format_duration(cap)}) must be at least the initial time "
+            f"({format_duration(initial)})."
+        )
+    if increment >= cap:
+        raise InvalidInputError(
+            f"The increment ({format_duration(increment)}) is not less than the cap "
+            f"({format_duration(cap)}), so every move would fill the bank to the cap: "
+            f"for that, give a time per move like {format_duration(cap)}."
+        )
     return TimeControl(initial=initial, increment=increment, cap=cap)

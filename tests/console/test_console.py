@@ -172,6 +172,24 @@ async def test_a_resigned_game_s_diagram_says_so(session: Session) -> None:
     assert end.rstrip().endswith("(w/b stones, W/B kings)\nbob wins: alice resigned")
 
 
+async def test_hints_and_refusals_say_what_applies(session: Session) -> None:
+    """An open challenge's hint does not offer /decline; `#abc` is no game number; a game
+    against the computer refuses a clock; an increment not under its cap is refused."""
+    printed = await session.run(
+        'alice> /play hexade\n/play groups @bob "time=1d+2d max 1d"\n'
+        "/play groups @tabula time=1d\n/move #abc d4\n/board #\n"
+    )
+    assert "(anyone else may answer with `name> /accept 1`; alice can /cancel)" in printed
+    assert "/decline" not in printed
+    assert "(to alice) The increment (2d) is not less than the cap (1d)" in printed
+    assert "(to alice) Games against the computer have no clock: leave out time=1d." in printed
+    assert "(to alice) '#abc' is not a game number: write one like #12." in printed
+    assert "(to alice) '#' is not a game number" in printed
+    assert "no game in progress" not in printed
+    direct = await session.run("alice> /play groups @bob\n")
+    assert "(answer with `bob> /accept 2` or /decline; alice can /cancel)" in direct
+
+
 async def test_draw_and_undo(session: Session) -> None:
     """Offer and decline a draw; take back a move with approval; agree a draw."""
     await session.run("alice> /play groups @bob colour=white\nbob> /accept\nalice> /move d3-e2\n")

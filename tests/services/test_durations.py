@@ -76,8 +76,12 @@ def test_time_controls() -> None:
         initial=timedelta(days=7), increment=timedelta(days=1), cap=timedelta(days=10)
     )
     assert parse_time_control(str(capped)) == capped
-    with pytest.raises(InvalidInputError, match="cap must be at least"):
+    with pytest.raises(InvalidInputError, match=r"^The cap \(2d\) must be at least the initial"):
         parse_time_control("7d+1d max 2d")
+    for text in ("1d+2d max 1d", "1d+1d max 1d"):
+        with pytest.raises(InvalidInputError, match=r"is not less than the cap \(1d\)"):
+            parse_time_control(text)
+    assert parse_time_control("1d+23h max 1d").increment == timedelta(hours=23)
     with pytest.raises(InvalidInputError):
         parse_time_control("7d+1d")
 
