@@ -51,3 +51,15 @@ async def test_a_very_long_move_is_quoted_shortened(fake_club: FakeClub, tmp_pat
         assert text.startswith("'d3-e2xxxxx")
         assert "…' is not a Groups move: write a step or jump like d3-e2" in text
         assert len(text) < 300 and text.endswith(".")
+
+
+async def test_a_game_against_the_computer_refuses_a_clock(
+    fake_club: FakeClub, tmp_path: Path
+) -> None:
+    """/play with the bot as opponent and a time is refused, not silently played untimed."""
+    fake, alice, channel = fake_club.fake, fake_club.alice, fake_club.channel
+    async with running(fake, tmp_path / "t.sqlite3"):
+        options = {"game": "groups", "opponent": fake.bot_user, "time": "1d"}
+        text = await private_reply(fake, fake.slash(alice, channel, "play", options))
+        assert text == "Games against me have no clock: leave out the time."
+        assert channel.threads == []
