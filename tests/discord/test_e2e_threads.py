@@ -8,6 +8,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
+
 from bot.client import TabulaBot
 from bot.services.clock import ManualClock
 from tests.discord.test_e2e import challenge_and_accept, move, running
@@ -16,6 +18,7 @@ from tests.fakediscord.fixtures import FakeClub
 from tests.fakediscord.state import FakeChannel
 
 STEP = timedelta(hours=3)
+HOUR = timedelta(hours=1)
 
 
 async def pass_time(
@@ -105,3 +108,30 @@ async def test_games_in_an_announcement_channel_get_announcement_threads(
         assert board.channel is thread
         answer = await move(fake, alice, thread, "c3")
         assert answer.message is not None and "Alice played **c3**" in answer.message.content
+
+
+async def test_a_thread_moderators_locked_is_left_alone(
+    fake_club: FakeClub, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A locked, archived game thread is the moderators' to reopen: the bot leaves it and
+    says so in its log once, not every hour."""
+    fake = fake_club.fake
+    clock = ManualClock(datetime.now(UTC))
+    async with running(fake, tmp_path / "t.sqlite3", clock) as bot:
+        _, thread = await challenge_and_accept(
+            fake_club, {"game": "groups", "start": "drop", "colour": "white"}
+        )
+        await fake.wait_for_message(fake_club.channel, lambda m: "Play in" in m.content)
+        thread.locked = True
+        fake.world.set_archived(thread, True)
+        keeper = bot.thread_keeper
+        assert keeper is not None
+        for _ in range(3):
+            fake.advance_time(HOUR.total_seconds())
+            clock.advance(HOUR)
+            await fake.wait_for(
+                lambda: True if keeper.checked == clock.now() else None, what="the keeper"
+            )
+        assert thread.archived
+    warnings = [r for r in caplog.records if "cannot keep the thread" in r.getMessage()]
+    assert len(warnings) == 1 and "it is locked" in warnings[0].getMessage()
