@@ -37,6 +37,17 @@ def status_line(view: GameView) -> str | None:
     return f"{record.names[record.winner]} wins: {record.result_reason}"
 
 
+def board_diagram(view: GameView) -> str:
+    """The engine's text diagram; once the game ended outside the rules (a resignation,
+    time, an agreement), without the line saying who is to move, and with the result."""
+    diagram = view.state.diagram()
+    ended = status_line(view)
+    if ended is None:
+        return diagram
+    lines = [line for line in diagram.splitlines() if " to move" not in line]
+    return "\n".join([*lines, ended])
+
+
 def _renderer() -> tuple[Any, Any, Any, type[Exception]] | None:
     """`render_png`, `BoardView`, `Hint` and `UnknownRendererError`, if renderers exist."""
     try:
@@ -63,7 +74,7 @@ def render_board(
     """
     record = view.record
     filename = f"game-{record.id}-move-{record.ply}.png"
-    diagram = view.state.diagram()
+    diagram = board_diagram(view)
     renderer = _renderer()
     if renderer is None:
         return BoardImage(None, diagram, filename)

@@ -27,6 +27,7 @@ from bot.discord_ui.errors import report, send_ephemeral
 from bot.discord_ui.flows import Flows, arrived
 from bot.discord_ui.payloads import Payloads
 from bot.discord_ui.records import RECORD_ITEMS
+from bot.discord_ui.threads import ThreadKeeper
 from bot.discord_ui.tournaments import TOURNAMENT_ITEMS
 from bot.exts import walk_extensions
 from bot.services.clock import Clock, SystemClock
@@ -106,6 +107,8 @@ class TabulaBot(commands.Bot):
         self._dispatching: asyncio.Task[None] | None = None
         self._resuming: asyncio.Task[None] | None = None
         self._shutdown: asyncio.Task[None] | None = None
+        self.thread_keeper: ThreadKeeper | None = None
+        """Keeps the threads of games in progress open (set up in `setup_hook`)."""
 
     @property
     def services(self) -> Services:
@@ -141,6 +144,8 @@ class TabulaBot(commands.Bot):
         if self.commands_only:
             return
         self.add_dynamic_items(*DYNAMIC_ITEMS, *TOURNAMENT_ITEMS, *RECORD_ITEMS)
+        self.thread_keeper = ThreadKeeper(self, self.services.games, self.clock)
+        self.services.scheduler.add("keep game threads open", self.thread_keeper.tick)
         self._scheduler = asyncio.create_task(
             self.services.scheduler.run_forever(), name="tabula-scheduler"
         )
@@ -168,6 +173,10 @@ class TabulaBot(commands.Bot):
             await answer_removed_button(
                 interaction, (*DYNAMIC_ITEMS, *TOURNAMENT_ITEMS, *RECORD_ITEMS)
             )
+
+    async def on_message(self, message: discord.Message, /) -> None:
+        """Tabula has no text commands: a message is never one (mentions get a pointer to
+        /help from `bot.exts.meta.mentions`), so nothing is looked up or logged."""
 
     async def on_ready(self) -> None:
         """Log who the bot is and where (on every (re)connection)."""

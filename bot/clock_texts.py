@@ -15,7 +15,7 @@ from bot.services.alerts import (
     Waiting,
 )
 from bot.services.clocks import ClockStatus
-from bot.services.durations import format_duration
+from bot.services.durations import format_about, format_duration
 from bot.services.notifications import GameLine
 from bot.services.results import GameView
 from bot.services.vacations import VacationChange, VacationStatus
@@ -260,7 +260,7 @@ def vacation_dm(notice: VacationNotice, style: Style) -> str:
 
 def vacation_status_text(status: VacationStatus, style: Style) -> str:
     """/vacation status."""
-    year = f"{format_duration(status.used)} of {format_duration(status.allowance)}"
+    year = f"{format_about(status.used)} of {format_duration(status.allowance)}"
     if status.vacation is not None:
         return (
             f"You are on vacation, back {style.when(status.vacation.end)}: your clocks are "
@@ -295,7 +295,7 @@ def vacation_change_text(change: VacationChange, style: Style) -> str:
 
 
 def _free(status: VacationStatus) -> str:
-    return format_duration(status.left) if status.left else "none"
+    return format_about(status.left) if status.left else "none"
 
 
 def settings_text(settings: UserSettings) -> str:

@@ -400,6 +400,8 @@ class ConfigReport:
     """One line per bad value, unknown TOML key or unreadable file."""
     notes: list[str] = field(default_factory=list)
     """Harmless oddities worth a look (an unknown `TABULA_` variable)."""
+    rejected: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Setting name → (the bad value as written, where it came from): not used."""
 
 
 def read_env_file(path: Path) -> dict[str, str]:
@@ -470,6 +472,7 @@ def read_config(
         problems.append(f"the environment file {env_file} does not exist (or cannot be read)")
     values: dict[str, Any] = {}
     origins: dict[str, str] = {}
+    rejected: dict[str, tuple[str, str]] = {}
 
     def read(entry: Setting, toml_values: Mapping[str, Any], toml_path: Path | None) -> None:
         """Parse the value of highest precedence, if any."""
@@ -491,6 +494,7 @@ def read_config(
             origins[entry.name] = origin
         except ValueError as error:
             problems.append(f"{where} {'has a bad value' if entry.secret else error}")
+            rejected[entry.name] = (str(raw), origin)
 
     by_name = {entry.name: entry for entry in SETTINGS}
     read(by_name["config_file"], {}, None)
@@ -515,7 +519,7 @@ def read_config(
     ]
     for entry in SETTINGS:
         origins.setdefault(entry.name, DEFAULTS)
-    return ConfigReport(replace(Settings(), **values), origins, problems, notes)
+    return ConfigReport(replace(Settings(), **values), origins, problems, notes, rejected)
 
 
 def load_settings(

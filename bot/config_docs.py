@@ -82,11 +82,17 @@ def toml_example() -> str:
 
 
 def effective_table(report: ConfigReport) -> str:
-    """Each setting's value in use (secrets hidden) and where it came from."""
-    values = [
-        (entry.env, entry.show(getattr(report.settings, entry.name)), report.origins[entry.name])
-        for entry in SETTINGS
-    ]
+    """Each setting's value in use (secrets hidden) and where it came from; a bad value
+    is shown as written, with where it came from, instead of the default used meanwhile."""
+    values = []
+    for entry in SETTINGS:
+        value = entry.show(getattr(report.settings, entry.name))
+        origin = report.origins[entry.name]
+        if entry.name in report.rejected:
+            raw, origin = report.rejected[entry.name]
+            value = "(hidden)" if entry.secret else repr(raw)
+            origin = f"{origin}: bad value, not used (see below)"
+        values.append((entry.env, value, origin))
     width = max(len(name) for name, _, _ in values)
     value_width = max(len(value) for _, value, _ in values)
     lines = [f"{name:<{width}}  {value:<{value_width}}  {origin}" for name, value, origin in values]

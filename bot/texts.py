@@ -15,6 +15,7 @@ from bot.services.announcements import MoveNotice
 from bot.services.durations import parse_time_control
 from bot.services.results import GameView
 from bot.storage.repository import ChallengeRecord, ChallengeStatus, GameRecord, GameStatus
+from renderers.page import with_colour
 from rules import AnyGame, OptionValue, get_game, list_games
 
 
@@ -47,11 +48,16 @@ def game_title(game: AnyGame, options: Mapping[str, OptionValue]) -> str:
 
 def seat_line(view: GameView, style: Style) -> str:
     """Both players with their colours: "alice (White) vs bob (Black)"."""
-    record = view.record
-    return " vs ".join(
-        f"{style.mention(record.players[seat], record.names[seat])} ({view.colour(seat)})"
-        for seat in (0, 1)
-    )
+    return " vs ".join(seat_with_colour(view, seat, style) for seat in (0, 1))
+
+
+def seat_with_colour(view: GameView, seat: int, style: Style) -> str:
+    """The player in `seat` (a mention) with their colour: "@alice (White)"; the computer,
+    whose name has its level in brackets, as "**Tabula (medium, Black)**"."""
+    user, name, colour = view.record.players[seat], view.name(seat), view.colour(seat)
+    if user is None:
+        return style.mention(None, with_colour(name, colour))
+    return f"{style.mention(user, name)} ({colour})"
 
 
 def challenge_text(challenge: ChallengeRecord, style: Style) -> str:
@@ -120,9 +126,11 @@ def rating_changes_text(view: GameView) -> str:
 def turn_text(view: GameView, style: Style) -> str:
     """Whose turn it is, with a mention: "@bob to move (Black)"."""
     seat = view.state.to_move
-    line = (
-        f"{style.mention(view.record.players[seat], view.name(seat))} to move ({view.colour(seat)})"
-    )
+    user, name, colour = view.record.players[seat], view.name(seat), view.colour(seat)
+    if user is None and name.endswith(")"):  # the computer: "Tabula (medium, Black)"
+        line = f"{style.mention(None, with_colour(name, colour))} to move"
+    else:
+        line = f"{style.mention(user, name)} to move ({colour})"
     extra = view.turn_info()
     return f"{line}, {extra}." if extra else f"{line}."
 

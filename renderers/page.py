@@ -96,7 +96,15 @@ def status_line(state: GameState[Any], view: BoardView, caption: Caption) -> str
 def _who(state: GameState[Any], view: BoardView, seat: int) -> str:
     colour = state.game.colours[seat]
     name = seat_name(state, view, seat)
-    return colour if name == colour else f"{name} ({colour})"
+    return colour if name == colour else with_colour(name, colour)
+
+
+def with_colour(name: str, colour: str) -> str:
+    """A name with its colour, "Ada (Black)"; a name that ends in brackets takes the colour
+    inside them: "Tabula (medium, Black)", not "Tabula (medium) (Black)"."""
+    if name.endswith(")") and "(" in name:
+        return f"{name[:-1]}, {colour})"
+    return f"{name} ({colour})"
 
 
 def move_line(state: GameState[Any], caption: Caption) -> str:

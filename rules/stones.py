@@ -778,8 +778,9 @@ class StonesState(GameState[StonesMove]):
         for seat, colour in enumerate(self.game.colours):
             staked = " ".join(self.geometry.name(s.point) for s in self.staked[seat]) or "none"
             lines.append(
-                f"{colour}: {self.prisoners[seat]} prisoners, lead {self.lead(seat)} "
-                f"(needs {self.threshold(seat)}), stakes {staked}"
+                f"{colour}: {self.prisoners[seat]} prisoners, {lead_text(self.lead(seat))} "
+                f"(a capture of two or more wins when {goal_text(self.threshold(seat))}), "
+                f"stakes {staked}"
             )
         return "\n".join(lines)
 
@@ -796,11 +797,28 @@ def _judge(state: StonesState) -> Outcome | None:
         if stones + stakes >= 2 and lead >= needed:
             taken = _count(stones, "stone") + (f" and {_count(stakes, 'stake')}" if stakes else "")
             return Outcome(
-                mover, f"decisive move: captured {taken} with a lead of {lead}, {needed} needed"
+                mover,
+                f"decisive capture of {taken} while {lead_text(lead)}; "
+                f"{colours[mover]} needed to be {goal_text(needed)}",
             )
     if not state._has_legal_move():
         return Outcome(mover, f"{colours[state.to_move]} has no legal move")
     return None
+
+
+def lead_text(lead: int) -> str:
+    """A lead in words: "3 ahead", "level", "6 behind"."""
+    if lead > 0:
+        return f"{lead} ahead"
+    return "level" if lead == 0 else f"{-lead} behind"
+
+
+def goal_text(needed: int) -> str:
+    """The lead a decisive capture needs, in words: "2 or more ahead", "level or ahead",
+    "at most 4 behind"."""
+    if needed > 0:
+        return f"{needed} or more ahead"
+    return "level or ahead" if needed == 0 else f"at most {-needed} behind"
 
 
 def _count(number: int, noun: str) -> str:

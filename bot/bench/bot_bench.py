@@ -47,6 +47,8 @@ from bot.config import Settings
 from rules import get_game, list_games
 
 ROOT = Path(__file__).resolve().parents[2]
+GAMES_PER_CHANNEL = 5
+"""Games set up in each channel (Discord limits thread creation per channel)."""
 
 
 def _fake_module() -> Any:
@@ -322,7 +324,12 @@ async def measure(
     async with fake_module.FakeDiscord() as fake:
         fake.install()
         guild = fake.add_guild("Bench")
-        channel = guild.add_channel("games")
+        # Discord lets a bot start about 5 threads per 5 s in one channel: a busy server
+        # spreads its games over channels, and so does the benchmark (5 games in each).
+        channels = [
+            guild.add_channel(f"games-{n}")
+            for n in range((games + GAMES_PER_CHANNEL - 1) // GAMES_PER_CHANNEL)
+        ]
         for i in range(games):
             pair = (
                 fake.add_user(f"w{i}", global_name=f"W{i}"),
@@ -339,11 +346,11 @@ async def measure(
             setup_started = time.perf_counter()
             limit = asyncio.Semaphore(20)
 
-            async def set_up(slot: Slot) -> None:
+            async def set_up(index: int, slot: Slot) -> None:
                 async with limit:
-                    await driver.setup(channel, slot)
+                    await driver.setup(channels[index // GAMES_PER_CHANNEL], slot)
 
-            await asyncio.gather(*(set_up(slot) for slot in slots))
+            await asyncio.gather(*(set_up(i, slot) for i, slot in enumerate(slots)))
             setup_seconds = time.perf_counter() - setup_started
             paced = Phase("paced", seconds)
             await _timed(paced, bot, lambda: driver.paced(paced, rate))

@@ -30,13 +30,14 @@ from bot.console.help import console_help
 from bot.console.options import read_settings, split_option, unnamed
 from bot.console.output import ConsoleOutput
 from bot.console.records import RecordCommands
+from bot.refusals import refusal_text, shorten
 from bot.rulebook import page_path
 from bot.services.background import Background
 from bot.services.clock import Clock, ManualClock
 from bot.services.computer_runner import TurnRunner
 from bot.services.container import Services
 from bot.services.durations import format_duration, parse_duration
-from bot.services.errors import ServiceError, storage_failure_message
+from bot.services.errors import InvalidInputError, ServiceError, storage_failure_message
 from bot.services.notifications import parse_switch
 from bot.services.players import Player
 from bot.services.results import GameView, UndoResult, UndoStatus
@@ -171,7 +172,7 @@ class ConsoleApp:
         if match["user"]:
             try:
                 self.current = self.users.get(match["user"])
-            except ValueError as exc:
+            except ServiceError as exc:
                 self.say(str(exc))
                 return True
         if not text or text.startswith("#"):
@@ -198,7 +199,7 @@ class ConsoleApp:
         try:
             await handler(user, args)
         except (ServiceError, GameError) as exc:
-            self.private(user, str(exc))
+            self.private(user, refusal_text(exc))
         except Exception as exc:
             log.exception("console command %r failed", text)
             apology = "Sorry, something went wrong; the error was logged."
@@ -233,11 +234,14 @@ class ConsoleApp:
         """A leading `12` or `#12` names a game; the rest are the command's arguments."""
         if args and (match := _GAME_ID.fullmatch(args[0])):
             return int(match[1]), args[1:]
+        if args and args[0].startswith("#"):
+            shown = shorten(args[0], 20)
+            raise InvalidInputError(f"{shown!r} is not a game number: write one like #12.")
         return None, args
 
     async def _game(self, user: Player, game_id: int | None, *, for_move: bool = False) -> int:
         record = await self.services.games.find(
-            user.id, CONSOLE_CHANNEL, game_id, for_move=for_move
+            user.id, CONSOLE_CHANNEL, game_id, guild_id=CONSOLE_GUILD, for_move=for_move
         )
         return record.id
 
@@ -297,6 +301,10 @@ class ConsoleApp:
                 raise ServiceError(
                     f"{arg!r}: write options as key=value (or key:value) and opponents as @name."
                 )
+        if against_computer and time is not None:
+            raise InvalidInputError(
+                f"Games against the computer have no clock: leave out time={time}."
+            )
         if level is not None and not against_computer:
             raise ServiceError(
                 f"A level is for games against the computer: /play {game} "
@@ -326,14 +334,17 @@ class ConsoleApp:
             time_control=time,
         )
         self.say(challenge_text(challenge, self.style))
-        who = f"{opponent.name}> /accept" if opponent else "name> /accept"
-        self.say(f"(answer with `{who} {challenge.id}` or /decline; {user.name} can /cancel)")
+        if opponent is not None:
+            hint = f"answer with `{opponent.name}> /accept {challenge.id}` or /decline"
+        else:
+            hint = f"anyone else may answer with `name> /accept {challenge.id}`"
+        self.say(f"({hint}; {user.name} can /cancel)")
 
     async def accept(self, user: Player, args: list[str]) -> None:
         """/accept [challenge]."""
         pending = await self.services.challenges.pending(user.id, CONSOLE_CHANNEL)
         challenge_id = await self._challenge_id(user, args, pending, "accept")
-        accepted = await self.services.challenges.accept(challenge_id, user)
+        accepted = await self.services.challenges.accept(challenge_id, user, guild_id=CONSOLE_GUILD)
         self.say(f"Challenge #{challenge_id} {closed_reason(accepted.challenge)}.")
 
     async def decline(self, user: Player, args: list[str]) -> None:

@@ -8,6 +8,7 @@ pictures are written to the images folder when one is given.
 from __future__ import annotations
 
 import asyncio
+import math
 from datetime import datetime
 from pathlib import Path
 from typing import TextIO
@@ -34,19 +35,39 @@ class ConsoleStyle:
         return f"@{name}"
 
     def when(self, moment: datetime) -> str:
-        """ "in 59 min" (or "now")."""
-        seconds = int((moment - self._clock.now()).total_seconds())
+        """ "in 59 min", "in 23 h 5 min", "in 5 days", "in 4 days 14 h" (or "now"), rounded
+        rather than cut: five days less a few seconds are "in 5 days"."""
+        seconds = (moment - self._clock.now()).total_seconds()
         if seconds <= 0:
             return "now"
         if seconds < 3600:
-            return f"in {(seconds + 59) // 60} min"
+            return f"in {math.ceil(seconds / 60)} min"
         if seconds < 86400 * 2:
-            return f"in {seconds // 3600} h {seconds % 3600 // 60} min"
-        return f"in {seconds // 86400} days"
+            hours, minutes = divmod(round(seconds / 60), 60)
+            return f"in {hours} h {minutes} min"
+        days, hours = divmod(round(seconds / 3600), 24)
+        return f"in {days} days" + (f" {hours} h" if hours else "")
 
     def game_link(self, record: GameRecord) -> str:
         """`/board #12`."""
         return f"/board #{record.id}"
+
+
+def save_picture(folder: Path, filename: str, data: bytes) -> Path:
+    """Write a picture into `folder` under `filename`, or `name-2.png`, `name-3.png`...
+    when that is taken (the same position again after an undo, the end of a game): no
+    picture is ever overwritten."""
+    folder.mkdir(parents=True, exist_ok=True)
+    name = Path(filename)
+    path, number = folder / name, 1
+    while True:
+        try:
+            with path.open("xb") as file:
+                file.write(data)
+            return path
+        except FileExistsError:
+            number += 1
+            path = folder / f"{name.stem}-{number}{name.suffix}"
 
 
 def plain(text: str) -> str:
@@ -107,9 +128,7 @@ class ConsoleOutput:
             self.private(to, caption)
             self.private(to, image.diagram)
         if image.png is not None and self.image_dir is not None:
-            self.image_dir.mkdir(parents=True, exist_ok=True)
-            path = self.image_dir / image.filename
-            await asyncio.to_thread(path.write_bytes, image.png)
+            path = await asyncio.to_thread(save_picture, self.image_dir, image.filename, image.png)
             print(f"[picture: {path}]", file=self.out)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 
+from bot.services.errors import InvalidInputError
 from bot.services.players import Player
 
 NAME = re.compile(r"[A-Za-z][\w.-]{0,31}")
@@ -27,8 +28,10 @@ class ConsoleUsers:
         """The user called `name`, created on first use."""
         cleaned = name.strip().lstrip("@")
         if not NAME.fullmatch(cleaned):
-            raise ValueError(
-                f"{name!r} is not a user name: use a letter, then letters, digits, _ . or -"
+            shown = cleaned if len(cleaned) <= 40 else cleaned[:39] + "…"
+            raise InvalidInputError(
+                f"{shown!r} is not a user name: a name is a letter, then up to 31 letters, "
+                "digits, _ . or -"
             )
         player = self._by_id.get(user_id(cleaned))
         if player is None:

@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 import discord
 from discord import app_commands
 
+from bot.refusals import MESSAGE_LIMIT, refusal_text, shorten
 from bot.services.errors import ServiceError, storage_failure_message
 from bot.services.gate import Gate
 from bot.services.settings import ChannelNotAllowedError
@@ -29,7 +30,7 @@ def user_message(error: BaseException) -> str | None:
         where = ", ".join(f"<#{channel}>" for channel in sorted(error.allowed))
         return f"{error} Games are played in {where}."
     if isinstance(error, ServiceError | GameError):
-        return str(error)
+        return refusal_text(error)
     if isinstance(error, discord.Forbidden):
         return (
             f"Discord did not let me do that here ({error.text or 'missing permissions'}). {NEEDED}"
@@ -46,6 +47,7 @@ def user_message(error: BaseException) -> str | None:
 async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:
     """Answer only the user who acted, whether or not the interaction was answered yet
     (through the flow's `Reply` when it has one: it may be deferring right now)."""
+    text = shorten(text, MESSAGE_LIMIT)
     reply = interaction.extras.get("tabula_reply")
     try:
         if reply is not None:

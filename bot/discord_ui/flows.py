@@ -180,7 +180,9 @@ class Flows:
         try:
             if action == "accept":
                 with reply.collecting() as replying:
-                    accepted = await challenges.accept(challenge_id, player(interaction.user))
+                    accepted = await challenges.accept(
+                        challenge_id, player(interaction.user), guild_id=interaction.guild_id
+                    )
                 text = challenge_text(accepted.challenge, STYLE)
                 await reply.update({"content": text, "view": None})
                 location = await self.open_game(reply, accepted.view.id, replying)
@@ -264,10 +266,10 @@ class Flows:
         reply = self.reply(interaction)
         try:
             with reply.collecting() as replying:
-                if game_id is None:
-                    location = interaction.channel_id or 0
-                    game_id = (await games.find(interaction.user.id, location, for_move=True)).id
-                result = await games.play(game_id, interaction.user.id, notation)
+                location, guild_id = interaction.channel_id or 0, interaction.guild_id
+                user = interaction.user.id
+                found = await games.find(user, location, game_id, guild_id=guild_id, for_move=True)
+                result = await games.play(found.id, user, notation)
             await self.announce_move(reply, result, replying)
         finally:
             reply.close()
@@ -295,7 +297,12 @@ class Flows:
         games = self.services.games
         reply = self.reply(interaction)
         try:
-            record = await games.find(interaction.user.id, interaction.channel_id or 0, game_id)
+            record = await games.find(
+                interaction.user.id,
+                interaction.channel_id or 0,
+                game_id,
+                guild_id=interaction.guild_id,
+            )
             view = await games.view_of(record)
             payload = await self.payloads.board(
                 view, board_caption(view, STYLE), buttons=board_buttons(view)
@@ -319,11 +326,13 @@ class Flows:
             await self.ask_resign(interaction, game_id)
 
     async def game_meant(self, interaction: discord.Interaction, game_id: int | None) -> int:
-        """The game a command means: the one named, else the caller's one game here."""
-        if game_id is not None:
-            return game_id
+        """The game a command means: the one named (if visible here), else the caller's one
+        game here."""
         location = interaction.channel_id or 0
-        return (await self.services.games.find(interaction.user.id, location)).id
+        games = self.services.games
+        return (
+            await games.find(interaction.user.id, location, game_id, guild_id=interaction.guild_id)
+        ).id
 
     # --- resigning ---
 

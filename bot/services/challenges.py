@@ -17,6 +17,7 @@ from bot.services.errors import (
     NotFoundError,
 )
 from bot.services.games import GameService
+from bot.services.ids import storable
 from bot.services.outbox import Outbox
 from bot.services.players import Player
 from bot.services.results import Accepted
@@ -158,7 +159,8 @@ class ChallengeService:
 
     async def get(self, challenge_id: int) -> ChallengeRecord:
         """The challenge with this id; `NotFoundError` if there is none."""
-        challenge = await self._repository.get_challenge(challenge_id)
+        found = storable(challenge_id)
+        challenge = await self._repository.get_challenge(challenge_id) if found else None
         if challenge is None:
             raise NotFoundError(f"There is no challenge #{challenge_id}.")
         return challenge
@@ -177,9 +179,12 @@ class ChallengeService:
             raise InvalidStateError("This challenge has expired.")
         return challenge
 
-    async def accept(self, challenge_id: int, user: Player) -> Accepted:
-        """Accept a challenge: the game starts, with seats as the challenger chose."""
+    async def accept(self, challenge_id: int, user: Player, *, guild_id: int | None) -> Accepted:
+        """Accept a challenge from server `guild_id`: the game starts, with seats as the
+        challenger chose. A challenge is answered only in the server it was made in."""
         challenge = await self._open(challenge_id)
+        if challenge.guild_id != guild_id:
+            raise NotFoundError(f"There is no challenge #{challenge_id} here.")
         if user.id == challenge.challenger_id:
             raise NotAllowedError(
                 "You cannot accept your own challenge (use Cancel to withdraw it)."

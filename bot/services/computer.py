@@ -105,9 +105,7 @@ class ComputerService:
         if player.is_bot:
             raise NotAllowedError("Bots cannot start games.")
         await self._settings.check_game_channel(guild_id, channel_id)
-        mine = [
-            g for g in await self._repository.active_games(user_id=player.id) if computer_seat(g)
-        ]
+        mine = [g for g in await self._repository.active_games(user_id=player.id) if g.has_computer]
         if len(mine) >= MAX_COMPUTER_GAMES:
             raise InvalidStateError(
                 f"You already have {len(mine)} games against me in progress; finish or "

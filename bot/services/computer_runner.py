@@ -59,6 +59,17 @@ def estimate(request: TurnRequest) -> float:
     return 0.5 if decision.value is None else decision.value
 
 
+def start_worker(parent_pid: int) -> None:
+    """A worker's initializer: ignore Ctrl-C, and end with the bot (`die_with_parent`).
+
+    A terminal's Ctrl-C interrupts every process of its group, workers included; the bot
+    or the console decides when its workers stop, so a worker must not die of it (and
+    print a `KeyboardInterrupt` traceback) first.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(parent_pid)
+
+
 PR_SET_PDEATHSIG = 1
 """Linux `prctl` option: the signal a process gets when its parent dies."""
 
@@ -126,7 +137,7 @@ class TurnRunner:
             self._executor = ProcessPoolExecutor(
                 max_workers=self._workers,
                 mp_context=context,
-                initializer=die_with_parent,
+                initializer=start_worker,
                 initargs=(os.getpid(),),
             )
             self._owned = True

@@ -61,6 +61,14 @@ def format_duration(delta: timedelta) -> str:
     return "".join(parts)
 
 
+def format_about(delta: timedelta) -> str:
+    """`format_duration` rounded for reading: to the minute under a day, to the hour from
+    a day on ("29d23h59m57s" reads "30d")."""
+    seconds = delta.total_seconds()
+    step = 3600 if seconds >= 86400 else 60
+    return format_duration(timedelta(seconds=round(seconds / step) * step))
+
+
 @dataclass(frozen=True, slots=True)
 class TimeControl:
     """How much time players have: none, a fixed time per move, or a capped increment."""
@@ -118,5 +126,14 @@ def parse_time_control(text: str) -> TimeControl:
     increment = parse_duration(match["increment"])
     cap = parse_duration(match["cap"])
     if cap < initial:
-        raise InvalidInputError("the cap must be at least the initial time")
+        raise InvalidInputError(
+            f"The cap ({format_duration(cap)}) must be at least the initial time "
+            f"({format_duration(initial)})."
+        )
+    if increment >= cap:
+        raise InvalidInputError(
+            f"The increment ({format_duration(increment)}) is not less than the cap "
+            f"({format_duration(cap)}), so every move would fill the bank to the cap: "
+            f"for that, give a time per move like {format_duration(cap)}."
+        )
     return TimeControl(initial=initial, increment=increment, cap=cap)

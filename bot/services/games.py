@@ -35,6 +35,7 @@ from bot.services.errors import (
     ServiceError,
 )
 from bot.services.gate import Gate
+from bot.services.ids import storable
 from bot.services.locks import KeyedLocks
 from bot.services.outbox import Outbox
 from bot.services.results import (
@@ -166,6 +167,14 @@ def undo_start(moves: Sequence[MoveRecord], seat: int, to_move: int) -> tuple[in
     return moves[index].ply, True
 
 
+def visible(record: GameRecord, user_id: int, guild_id: int | None) -> bool:
+    """Whether a game may be shown or addressed from server `guild_id` (None: a direct
+    message): in its own server by anyone there, in direct messages by its players only."""
+    if guild_id is None:
+        return record.seat_of(user_id) is not None
+    return record.guild_id == guild_id
+
+
 class GameService:
     """Plays and queries games. Front ends call it with plain user ids."""
 
@@ -206,7 +215,7 @@ class GameService:
 
     async def record(self, game_id: int) -> GameRecord:
         """The game's stored record; `NotFoundError` if there is none."""
-        record = await self._repository.get_game(game_id)
+        record = await self._repository.get_game(game_id) if storable(game_id) else None
         if record is None:
             raise NotFoundError(f"There is no game #{game_id}.")
         return record
@@ -827,6 +836,10 @@ class GameService:
         async with self._locks(game_id):
             return await self._retrying(game_id, attempt)
 
+    async def active_threads(self) -> list[int]:
+        """The threads of every game in progress (games played in a channel have none)."""
+        return [g.thread_id for g in await self._repository.active_games() if g.thread_id]
+
     async def active_games(self, user_id: int) -> list[GameRecord]:
         """Every active game of `user_id`, in any server."""
         return await self._repository.active_games(user_id=user_id)
@@ -842,17 +855,23 @@ class GameService:
         location: int,
         game_id: int | None = None,
         *,
+        guild_id: int | None,
         for_move: bool = False,
     ) -> GameRecord:
-        """The game a command in `location` (a thread or channel) means.
+        """The game a command in `location` (a thread or channel of server `guild_id`, or a
+        direct message when that is None) means.
 
-        With `game_id`, that game. Otherwise the caller's one active game played in
-        `location`, or started from it; with `for_move`, several are narrowed to those
-        where it is the caller's turn. A game here that the caller does not play is
-        returned too, so that the caller is told they are not playing.
+        With `game_id`, that game, if it is visible there (see `visible`); a game that is
+        not is refused exactly as a game that does not exist. Otherwise the caller's one
+        active game played in `location`, or started from it; with `for_move`, several are
+        narrowed to those where it is the caller's turn. A game here that the caller does
+        not play is returned too, so that the caller is told they are not playing.
         """
         if game_id is not None:
-            return await self.record(game_id)
+            record = await self.record(game_id)
+            if not visible(record, user_id, guild_id):
+                raise NotFoundError(f"There is no game #{game_id}.")
+            return record
         here = await self._repository.active_games(location=location)
         mine = [g for g in here if g.seat_of(user_id) is not None]
         if not here:
@@ -882,7 +901,7 @@ class GameService:
 
         Empty when the user cannot move in this game now.
         """
-        record = await self._repository.get_game(game_id)
+        record = await self._repository.get_game(game_id) if storable(game_id) else None
         if record is None or not record.is_active or record.players[record.to_move] != user_id:
             return []
         loaded = await self._loaded(record)

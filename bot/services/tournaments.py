@@ -45,6 +45,7 @@ from bot.services.clock import Clock
 from bot.services.durations import format_duration, parse_duration, parse_time_control
 from bot.services.errors import InvalidInputError, InvalidStateError, NotAllowedError, NotFoundError
 from bot.services.games import GameService
+from bot.services.ids import storable
 from bot.services.locks import KeyedLocks
 from bot.services.outbox import Outbox
 from bot.services.players import Player
@@ -145,7 +146,8 @@ class TournamentService:
 
     async def view(self, tournament_id: int) -> TournamentView:
         """The tournament with its entrants and pairings; `NotFoundError` if there is none."""
-        record = await self._repository.get_tournament(tournament_id)
+        found = storable(tournament_id)
+        record = await self._repository.get_tournament(tournament_id) if found else None
         if record is None:
             raise NotFoundError(f"There is no tournament #{tournament_id}.")
         return await self._view_of(record)

@@ -22,7 +22,7 @@ from renderers.page import BOARD_TOP, PAD, WIDTH, Caption
 from renderers.sprites import Point
 from renderers.theme import Theme
 from rules.squares import column_letter, parse_point
-from rules.stones import MoveKind, StonesState
+from rules.stones import MoveKind, StonesState, goal_text, lead_text
 
 COLOURS = ("black", "white")
 """Stone colour of seat 0 and seat 1."""
@@ -136,11 +136,6 @@ def mark_centre(board: PointGrid, state: StonesState, point: Coord, seat: int) -
     return x + dx * offset, y + dy * offset
 
 
-def signed(value: int) -> str:
-    """An integer with its sign, using a true minus: +6, −6, 0."""
-    return "0" if value == 0 else f"{value:+d}".replace("-", "−")
-
-
 class StonesRenderer(GameRenderer[StonesState]):
     """Draws Stones positions."""
 
@@ -216,7 +211,7 @@ class StonesRenderer(GameRenderer[StonesState]):
         for seat in (0, 1):
             items = [
                 f"prisoners {state.prisoners[seat]}",
-                f"lead {signed(state.lead(seat))} (needs {signed(state.threshold(seat))})",
+                f"{lead_text(state.lead(seat))} (needs {goal_text(state.threshold(seat))})",
             ]
             if state.stakes(seat):
                 items.append(f"stakes {len(state.stakes(seat))}")

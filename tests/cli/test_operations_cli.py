@@ -143,7 +143,19 @@ def test_config_shows_values_and_origins_never_the_token(
     assert rows["TABULA_DATABASE"].split() == ["data/tabula.sqlite3", "default"]
     monkeypatch.setenv("TABULA_LOG_LEVEL", "loud")
     assert main(["config"]) == 2
-    assert "problem: TABULA_LOG_LEVEL must be one of" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "problem: TABULA_LOG_LEVEL must be one of" in out
+    rows = {line.split()[0]: line.split(None, 1)[1] for line in out.splitlines()}
+    assert rows["TABULA_LOG_LEVEL"].split() == [
+        "'loud'", "environment:", "bad", "value,", "not", "used", "(see", "below)",
+    ]  # fmt: skip
+    monkeypatch.delenv("TABULA_LOG_LEVEL")
+    (workdir / ".env").write_text("DISCORD_TOKEN=x\nTABULA_LOG_LEVEL=shout\n", encoding="utf-8")
+    assert main(["config"]) == 2
+    out = capsys.readouterr().out
+    rows = {line.split()[0]: line.split(None, 1)[1] for line in out.splitlines()}
+    assert rows["TABULA_LOG_LEVEL"].split()[:2] == ["'shout'", ".env:"]
+    assert "info" not in rows["TABULA_LOG_LEVEL"]
     assert main(["config", "--format", "env"]) == 0
     assert capsys.readouterr().out == env_example()
 

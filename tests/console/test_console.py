@@ -12,10 +12,13 @@ import pytest
 
 from bot.boards import BoardImage
 from bot.cli import main
+from bot.cli.console_command import DEFAULT_IMAGE_DIR
 from bot.console.app import ConsoleApp
 from bot.console.help import CONSOLE_COMMANDS
+from bot.console.output import save_picture
 from bot.console.users import ConsoleUsers, user_id
 from bot.services.clock import ManualClock
+from bot.services.errors import InvalidInputError
 from bot.storage.sqlite import SqliteRepository
 
 DROP_WIN = ["c3", "c5", "d3", "d5", "e3", "e5", "f3", "f5", "c4", "c6", "d4"]
@@ -81,7 +84,7 @@ async def test_refusals_are_private_and_change_nothing(session: Session) -> None
     )
     assert "(to bob) It is alice's turn, not yours." in printed
     assert "(to carol) You are not playing in this game (alice vs bob)." in printed
-    assert "(to alice) d4 is occupied" in printed
+    assert "(to alice) That move is not allowed: d4 is occupied." in printed
     assert "(to alice) 'd3-e2-f1' is not a Groups move" in printed
     assert "(to alice) Unknown command '/dance'" in printed
     assert await session.repo.list_moves(1) == []
@@ -110,8 +113,8 @@ async def test_bad_challenges(session: Session) -> None:
         "/play groups @bob colour=green\n/play\n/play groups bob\n"
     )
     assert "(to alice) You cannot challenge yourself." in printed
-    assert "(to alice) unknown game 'chess'" in printed
-    assert "(to alice) start must be one of standard, drop (got 'wild')" in printed
+    assert "(to alice) Unknown game 'chess'" in printed
+    assert "(to alice) Start must be one of standard, drop (got 'wild')." in printed
     assert "(to alice) 'green' is not a colour in Groups" in printed
     assert "(to alice) Name a game: /play GAME" in printed
     assert (
@@ -157,6 +160,35 @@ async def test_expiry_is_announced(tmp_path: Path) -> None:
         await session.repo.close()
     assert "Challenge #1 expired without an answer." in printed
     assert "(to bob) There is no challenge for you to accept." in printed
+
+
+async def test_a_resigned_game_s_diagram_says_so(session: Session) -> None:
+    """After a resignation the diagram no longer says whose turn it is, but who won."""
+    printed = await session.run(
+        "alice> /play diffusion @bob colour=white\nbob> /accept\nalice> /resign\n"
+    )
+    start, end = printed.split("alice> /resign")
+    assert "turn 1: White to move, 4 moves left" in start
+    assert "to move" not in end
+    assert end.rstrip().endswith("(w/b stones, W/B kings)\nbob wins: alice resigned")
+
+
+async def test_hints_and_refusals_say_what_applies(session: Session) -> None:
+    """An open challenge's hint does not offer /decline; `#abc` is no game number; a game
+    against the computer refuses a clock; an increment not under its cap is refused."""
+    printed = await session.run(
+        'alice> /play hexade\n/play groups @bob "time=1d+2d max 1d"\n'
+        "/play groups @tabula time=1d\n/move #abc d4\n/board #\n"
+    )
+    assert "(anyone else may answer with `name> /accept 1`; alice can /cancel)" in printed
+    assert "/decline" not in printed
+    assert "(to alice) The increment (2d) is not less than the cap (1d)" in printed
+    assert "(to alice) Games against the computer have no clock: leave out time=1d." in printed
+    assert "(to alice) '#abc' is not a game number: write one like #12." in printed
+    assert "(to alice) '#' is not a game number" in printed
+    assert "no game in progress" not in printed
+    direct = await session.run("alice> /play groups @bob\n")
+    assert "(answer with `bob> /accept 2` or /decline; alice can /cancel)" in direct
 
 
 async def test_draw_and_undo(session: Session) -> None:
@@ -224,6 +256,23 @@ async def test_pictures_are_written(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert f"[picture: {picture}]" in printed
 
 
+def test_no_picture_is_overwritten(tmp_path: Path) -> None:
+    """The same name again (after an undo, at the end of a game) gets a number."""
+    folder = tmp_path / "console-boards"
+    paths = [save_picture(folder, "game-1-move-4.png", bytes([n])) for n in range(3)]
+    assert [p.name for p in paths] == [
+        "game-1-move-4.png", "game-1-move-4-2.png", "game-1-move-4-3.png",
+    ]  # fmt: skip
+    assert [p.read_bytes() for p in paths] == [b"\x00", b"\x01", b"\x02"]
+
+
+def test_the_console_s_pictures_are_not_committed() -> None:
+    """`console-boards/`, where `tabula console` writes pictures, is in `.gitignore`."""
+    root = Path(__file__).resolve().parents[2]
+    ignored = (root / ".gitignore").read_text().splitlines()
+    assert f"/{DEFAULT_IMAGE_DIR}/" in ignored
+
+
 async def test_help_rules_users_and_quit(session: Session) -> None:
     """Informational commands answer privately; /quit ends the session early."""
     printed = await session.run(
@@ -257,8 +306,27 @@ def test_user_ids_are_stable_and_names_checked() -> None:
     users = ConsoleUsers()
     assert users.get("Alice").id == users.get("@alice").id == user_id("ALICE")
     assert users.get("Alice").name == "Alice"
-    with pytest.raises(ValueError, match="is not a user name"):
+    with pytest.raises(InvalidInputError, match="is not a user name"):
         users.get("9lives")
+
+
+async def test_malformed_names_and_huge_numbers_are_refused(session: Session) -> None:
+    """A malformed @name gets the naming rule, a number no database holds is no game:
+    neither gets the apology."""
+    long_name = "a" * 33
+    printed = await session.run(
+        f"alice> /rating @1bad\n/rating @{long_name}\n/play groups @{long_name}\n"
+        "/board #99999999999999999999999\n/move 99999999999999999999999 c3\n"
+        "/resign #9223372036854775808\n/accept 99999999999999999999999\n"
+    )
+    rule = "is not a user name: a name is a letter, then up to 31 letters, digits, _ . or -"
+    assert f"(to alice) '1bad' {rule}" in printed
+    assert printed.count(f"(to alice) '{long_name}' {rule}") == 2
+    assert "(to alice) There is no game #99999999999999999999999." in printed
+    assert printed.count("There is no game #99999999999999999999999.") == 2
+    assert "(to alice) There is no game #9223372036854775808." in printed
+    assert "(to alice) There is no challenge #99999999999999999999999." in printed
+    assert "Sorry" not in printed
 
 
 def test_console_command_reads_piped_stdin(

@@ -50,6 +50,24 @@ async def test_a_correspondence_game_in_the_console(tmp_path: Path) -> None:
         await session.repo.close()
 
 
+async def test_vacation_times_read_as_asked(tmp_path: Path) -> None:
+    """A vacation of 5d is "back in 5 days" a few seconds later, and ending it at once
+    leaves "30d", not "29d23h59m57s"; times under two days read in hours and minutes."""
+    session = await open_session(tmp_path / "v.sqlite3", ManualClock())
+    try:
+        printed = await session.run(
+            "bob> /vacation start 5d\n/wait 3s\n/vacation\n/vacation end\n"
+            "/vacation start 36h\n/wait 1m\n/vacation\n"
+        )
+        assert "(to bob) 🏖 You are on vacation, back in 5 days:" in printed
+        assert "(to bob) You are on vacation, back in 5 days:" in printed
+        assert "Vacation left in 2025: 30d." in printed
+        assert "(to bob) You are on vacation, back in 35 h 59 min:" in printed
+        assert "Used in 2025: 1d12h of 30d" in printed  # 36h and 3s, shown to the hour
+    finally:
+        await session.repo.close()
+
+
 async def test_settings_and_wait_refusals(tmp_path: Path) -> None:
     """Bad settings are named; /wait needs a manual clock and a duration."""
     session = await open_session(tmp_path / "s.sqlite3", ManualClock())

@@ -33,7 +33,7 @@ async def test_a_game_against_the_computer(tmp_path: Path) -> None:
         tmp_path / "c.sqlite3",
         "alice> /play groups @tabula level=easy colour=white\n/move d3-e2\n/games\n",
     )
-    assert "The game begins: @alice (White) vs @Tabula (easy) (Black)." in printed
+    assert "The game begins: @alice (White) vs @Tabula (easy, Black)." in printed
     assert "Move 1: alice played d3-e2." in printed
     assert "Move 2: Tabula (easy) played " in printed
     assert printed.count("@alice to move (White).") == 2

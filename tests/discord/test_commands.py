@@ -97,6 +97,7 @@ def test_extensions_are_found() -> None:
         "bot.exts.games.play",
         "bot.exts.games.records",
         "bot.exts.meta.help",
+        "bot.exts.meta.mentions",
         "bot.exts.players.settings",
         "bot.exts.players.vacation",
     ]
@@ -168,7 +169,9 @@ def test_form_value_is_found_in_rows_and_labels() -> None:
 def test_user_messages() -> None:
     """Refusals keep their own words; unexpected errors get none (they are apologised for)."""
     assert user_message(NotYourTurnError("It is b's turn.")) == "It is b's turn."
-    assert user_message(IllegalMoveError("e4 is occupied")) == "e4 is occupied"
+    assert user_message(IllegalMoveError("e4 is occupied")) == (
+        "That move is not allowed: e4 is occupied."
+    )
     assert user_message(ChannelNotAllowedError(frozenset({5, 6}))) == (
         "Games are not played in this channel on this server. Games are played in <#5>, <#6>."
     )

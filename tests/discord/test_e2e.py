@@ -109,7 +109,7 @@ async def test_a_whole_game(
                 assert refused.message.content == "It is Alice's turn, not yours."
                 illegal = await move(fake, player, thread, "c3")
                 assert illegal.ephemeral and illegal.message is not None
-                assert illegal.message.content == "c3 is occupied"
+                assert illegal.message.content == "That move is not allowed: c3 is occupied."
                 assert len(thread.messages) == before
             response = await move(fake, player, thread, notation)
             assert response.type == 4 and not response.ephemeral, response
@@ -150,7 +150,7 @@ async def test_refusals_for_strangers_and_bad_challenges(
         text = await private_reply(
             fake, fake.slash(alice, channel, "play", {"game": "groups", "size": 9})
         )
-        assert text == "Groups has no option 'size' (options: start)"
+        assert text == "Groups has no option 'size' (options: start)."
         play = await fake.slash(
             alice,
             channel,

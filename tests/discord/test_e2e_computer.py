@@ -52,7 +52,7 @@ async def test_a_game_against_the_computer(fake_club: FakeClub, tmp_path: Path) 
         assert announcement.content.startswith(f"{alice.mention} plays Groups against Tabula")
         response = await move(fake, alice, thread, "d3-e2")
         assert response.message is not None
-        assert "**Tabula (easy)** to move (Black)" in response.message.content
+        assert "**Tabula (easy, Black)** to move." in response.message.content
         reply = await fake.wait_for_message(
             thread, lambda m: "Move 2: Tabula (easy) played" in m.content, timeout=30
         )

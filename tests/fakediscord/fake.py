@@ -245,8 +245,10 @@ class FakeDiscord:
         return self.world.dm_channel(user)
 
     def advance_time(self, seconds: float) -> None:
-        """Move the fake's clock on (interaction deadlines, token expiry, timestamps)."""
+        """Move the fake's clock on (interaction deadlines, token expiry, timestamps); threads
+        idle for their `auto_archive_duration` archive."""
         self.world.time_offset += seconds
+        self.world.archive_idle_threads()
 
     def fail_next(
         self,
@@ -309,6 +311,14 @@ class FakeDiscord:
         **details: Any,
     ) -> FakeInteraction:
         """Create an interaction (`details`: FakeInteraction's keywords) and dispatch it."""
+        self.world.archive_idle_threads()
+        if channel.is_thread and channel.archived:
+            commands = (InteractionType.APPLICATION_COMMAND, InteractionType.AUTOCOMPLETE)
+            what = "commands" if kind in commands else "clicks"
+            raise FakeDiscordError(
+                f"{channel!r} is archived: Discord's client takes no {what} there "
+                "(a message unarchives it)"
+            )
         if not self.gateway.deliverable:
             raise FakeDiscordError(
                 "no bot is connected to the gateway: start a client (fake.run_client) first"
@@ -318,6 +328,7 @@ class FakeDiscord:
         return interaction
 
     def _check_present(self, user: FakeUser, channel: FakeChannel) -> None:
+        self.world.archive_idle_threads()
         if channel.deleted:
             raise FakeDiscordError(f"{channel!r} was deleted")
         if channel.is_dm:
@@ -652,8 +663,11 @@ class FakeDiscord:
         self._check_present(user, channel)
         if channel.guild is not None:
             needed = perm.SEND_MESSAGES_IN_THREADS if channel.is_thread else perm.SEND_MESSAGES
-            if not perm.channel_permissions(channel, user) & needed:
+            perms = perm.channel_permissions(channel, user)
+            if not perms & needed:
                 raise FakeDiscordError(f"{user.name} may not write in {channel!r}")
+            if channel.is_thread and channel.locked and not perms & perm.MANAGE_THREADS:
+                raise FakeDiscordError(f"{channel!r} is locked: {user.name} may not write there")
         return create_message(self.world, channel, user, {"content": content}, {})
 
     # waiting

@@ -8,10 +8,12 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
+import aiohttp
 import pytest
 
 from tests.fakediscord import permissions as perm
 from tests.fakediscord.fake import FakeDiscord
+from tests.fakediscord.rest_client import Api
 from tests.fakediscord.state import FakeChannel, FakeGuild, FakeUser
 
 
@@ -58,3 +60,10 @@ async def fake_club(fake_discord: FakeDiscord) -> FakeClub:
     guild.add_member(bob)
     guild.add_member(carol, permissions=perm.MANAGE_GUILD)
     return FakeClub(fake, guild, channel, alice, bob, carol)
+
+
+@pytest.fixture
+async def api(fake_club: FakeClub) -> AsyncIterator[Api]:
+    """A bare HTTP client, authorised as the bot, for the fake in `fake_club`."""
+    async with aiohttp.ClientSession() as session:
+        yield Api(fake_club.fake, session)

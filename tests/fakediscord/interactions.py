@@ -11,6 +11,7 @@ from tests.fakediscord import permissions as perm
 from tests.fakediscord.errors import DiscordHTTPError, FormErrors, not_found
 from tests.fakediscord.messages import (
     ATTACHMENT_SIZE_LIMIT,
+    EDIT_FLAGS,
     Upload,
     create_message,
     edit_message,
@@ -18,15 +19,24 @@ from tests.fakediscord.messages import (
 from tests.fakediscord.state import (
     CHAT_INPUT_COMMAND,
     EPHEMERAL,
+    IS_COMPONENTS_V2,
     LOADING,
+    SUPPRESS_EMBEDS,
+    SUPPRESS_NOTIFICATIONS,
     FakeChannel,
     FakeMessage,
     FakeUser,
 )
-from tests.fakediscord.validation import validate_choices, validate_modal
+from tests.fakediscord.validation import validate_choices, validate_flags, validate_modal
 
 if TYPE_CHECKING:
     from tests.fakediscord.world import World
+
+IS_VOICE_MESSAGE = 1 << 13
+CALLBACK_FLAGS = (
+    SUPPRESS_EMBEDS | EPHEMERAL | SUPPRESS_NOTIFICATIONS | IS_VOICE_MESSAGE | IS_COMPONENTS_V2
+)
+"""The flags an interaction response (types 4 and 5) or a follow-up may set."""
 
 
 class InteractionType(IntEnum):
@@ -290,6 +300,10 @@ def _apply(
 ) -> FakeResponse:
     bot = world.bot_user
     response = FakeResponse(type=kind, data=data)
+    if kind in (ResponseType.CHANNEL_MESSAGE, ResponseType.DEFERRED_CHANNEL_MESSAGE):
+        validate_flags(data, CALLBACK_FLAGS)
+    elif kind == ResponseType.UPDATE_MESSAGE:
+        validate_flags(data, EDIT_FLAGS | EPHEMERAL)
     ephemeral = bool(int(data.get("flags") or 0) & EPHEMERAL)
     if kind == ResponseType.CHANNEL_MESSAGE:
         message = create_message(
@@ -332,11 +346,22 @@ def _apply(
         response.message = edit_message(world, target, data, uploads)
         response.ephemeral = target.ephemeral
     elif kind == ResponseType.AUTOCOMPLETE_RESULT:
-        response.choices = validate_choices(data)
+        response.choices = validate_choices(data, _focused_type(interaction.data))
     elif kind == ResponseType.MODAL:
         validate_modal(data)
         response.modal = FakeModal(data["custom_id"], data["title"], list(data["components"]))
     return response
+
+
+def _focused_type(data: dict[str, Any]) -> int | None:
+    """The type of the option being typed in an autocomplete interaction's data."""
+    for option in data.get("options") or []:
+        if option.get("focused"):
+            return int(option["type"])
+        found = _focused_type(option)
+        if found is not None:
+            return found
+    return None
 
 
 def callback_body(
@@ -371,6 +396,7 @@ def followup(
     response = interaction.response_info
     if response is None or response.type in (8, 9):
         raise not_found(10015, "Webhook")
+    validate_flags(payload, CALLBACK_FLAGS)
     original = interaction.original
     if response.type == 5 and original is not None and original.loading:
         message = edit_message(world, original, payload, uploads, finish_loading=True)

@@ -10,7 +10,7 @@ from urllib.parse import unquote
 
 from aiohttp import web
 
-from tests.fakediscord.errors import DiscordHTTPError, FormErrors
+from tests.fakediscord.errors import DiscordHTTPError, FormErrors, not_found
 from tests.fakediscord.state import (
     EPHEMERAL,
     IS_COMPONENTS_V2,
@@ -25,7 +25,7 @@ from tests.fakediscord.state import (
     image_size,
     sniff_content_type,
 )
-from tests.fakediscord.validation import validate_message
+from tests.fakediscord.validation import validate_message, validate_nonce
 
 if TYPE_CHECKING:
     from tests.fakediscord.interactions import FakeInteraction
@@ -33,6 +33,10 @@ if TYPE_CHECKING:
 
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 """Discord's upload limit for a server without boosts (bytes per file)."""
+
+NONCE_WINDOW = 120.0
+"""Seconds an enforced nonce is remembered. Discord says "the past few minutes"; the fake
+takes the short end, so a bot that relies on a longer memory fails here first."""
 
 CREATE_FLAGS = SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_COMPONENTS_V2
 EDIT_FLAGS = SUPPRESS_EMBEDS | IS_COMPONENTS_V2
@@ -263,6 +267,7 @@ def create_message(
     message_type: int = 0,
     interaction: FakeInteraction | None = None,
     webhook_id: int | None = None,
+    nonce: int | str | None = None,
 ) -> FakeMessage:
     """Validate a create request and post the message (ephemeral if `extra_flags` says so)."""
     attachment_count = len(payload["attachments"]) if "attachments" in payload else len(uploads)
@@ -292,10 +297,36 @@ def create_message(
         mention_everyone=everyone,
         reference=reference,
         tts=bool(payload.get("tts")),
+        nonce=nonce,
     )
     if not flags & (EPHEMERAL | SUPPRESS_NOTIFICATIONS | LOADING):
         message.pinged = list(users)
     world.store_message(message)
+    return message
+
+
+def post_once(
+    world: World,
+    channel: FakeChannel,
+    author: FakeUser,
+    payload: dict[str, Any],
+    uploads: dict[int, Upload],
+) -> FakeMessage:
+    """Create Message with its `nonce`: with `enforce_nonce`, a repeat of a recent nonce by
+    the same author in the same channel returns the first message and creates nothing (404
+    `10008` if that message was deleted since)."""
+    validate_nonce(payload)
+    nonce = payload.get("nonce")
+    key = (channel.id, author.id, str(nonce))
+    if nonce is not None and payload.get("enforce_nonce"):
+        earlier = world.nonced.get(key)
+        if earlier is not None and world.now() - earlier.created_at <= NONCE_WINDOW:
+            if earlier.deleted:  # discord.py documents this NotFound
+                raise not_found(10008, "Message")
+            return earlier
+    message = create_message(world, channel, author, payload, uploads, nonce=nonce)
+    if nonce is not None and payload.get("enforce_nonce"):
+        world.nonced[key] = message
     return message
 
 
@@ -310,8 +341,11 @@ def edit_message(
     """Validate an edit and apply it; `finish_loading` turns a "thinking…" message into a reply.
 
     Edits never notify anyone, and filling in a deferred response is an edit: like Discord,
-    the fake does not ping the users it mentions (`pinged` stays empty).
+    the fake does not ping the users it mentions (`pinged` stays empty). Nothing in an
+    archived thread can be edited (400 `50083`).
     """
+    if message.channel.is_thread and message.channel.archived:
+        raise DiscordHTTPError(400, 50083, "Operation cannot be performed on an archived thread")
     attachments = resolve_attachments(world, payload, uploads, message.attachments)
     merged = {
         "content": payload.get("content", message.content),

@@ -31,7 +31,8 @@ from tests.fakediscord.interactions import (
     respond,
     webhook_message,
 )
-from tests.fakediscord.messages import create_message, edit_message, read_body
+from tests.fakediscord.messages import edit_message, post_once, read_body
+from tests.fakediscord.ratelimits import RateLimiter, Verdict
 from tests.fakediscord.state import (
     ANNOUNCEMENT_THREAD,
     GUILD_ANNOUNCEMENT,
@@ -46,6 +47,10 @@ from tests.fakediscord.world import World
 log = logging.getLogger(__name__)
 
 API = "/api/v10"
+ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
+"""The `auto_archive_duration` values Discord allows (minutes)."""
+ARCHIVE_CHOICES = "Value must be one of {60, 1440, 4320, 10080}."
+ARCHIVED = "Operation cannot be performed on an archived thread"
 _TRUE = ("1", "true", "True")
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -98,6 +103,7 @@ class RestApi:
         """`METHOD /path` of every request no route handled (each is also logged)."""
         self.internal_errors: list[str] = []
         """Exceptions raised by the fake's own handlers (bugs of the fake)."""
+        self.limiter = RateLimiter()
 
     # the application
 
@@ -193,12 +199,19 @@ class RestApi:
                 response = self._failure(rule)
                 self._record(method, path, response.status, "injected failure")
                 return response
+        self.world.archive_idle_threads()
+        limits = self._rate_limit(request, path)
+        if limits.refusal is not None:
+            await request.read()
+            self._record(method, path, 429, "rate limited")
+            return limits.refusal
         try:
             if _needs_bot_auth(path):
                 self._check_auth(request)
             result = await handler(request)
         except DiscordHTTPError as error:
             response = error.response()
+            response.headers.update(limits.headers)
             self._record(
                 method, path, error.status, f"{error.code} {error.message} {error.errors or ''}"
             )
@@ -219,8 +232,19 @@ class RestApi:
             )
             self._record(method, path, 400, f"internal error {error!r}")
             return response
+        result.headers.update(limits.headers)
         self._record(method, path, result.status)
         return result
+
+    def _rate_limit(self, request: web.Request, path: str) -> Verdict:
+        """Count the request against its route's bucket and the global limit."""
+        resource = request.match_info.route.resource
+        if resource is None:  # no such route: answered 404 below
+            return Verdict({}, None)
+        template = resource.canonical.removeprefix(API)
+        return self.limiter.check(
+            request.method, template, path, request.match_info, self.world.now()
+        )
 
     def _record(self, method: str, path: str, status: int, problem: str = "") -> None:
         self.requests.append(RequestLog(method, path, status))
@@ -507,25 +531,36 @@ class RestApi:
         manages = bool(perms & perm.MANAGE_THREADS)
         if not manages and (channel.owner_id != bot.id or "locked" in payload):
             raise missing_permissions()
+        unarchive = "archived" in payload and not payload["archived"]
+        if channel.archived and not unarchive:
+            raise DiscordHTTPError(400, 50083, ARCHIVED)
+        if unarchive and channel.archived and channel.locked and not manages:
+            raise missing_permissions()  # only Manage Threads unarchives a locked thread
+        errors = FormErrors()
         if "name" in payload:
             name = payload["name"]
             if not isinstance(name, str) or not 1 <= len(name) <= 100:
-                errors = FormErrors()
                 errors.add(
                     ("name",), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length."
                 )
-                errors.raise_if_any()
-            channel.name = name
-        if "archived" in payload:
-            channel.archived = bool(payload["archived"])
-            channel.archived_at = self.world.now()
+        duration = payload.get("auto_archive_duration", channel.auto_archive_duration)
+        if duration not in ARCHIVE_DURATIONS:
+            errors.add(("auto_archive_duration",), "BASE_TYPE_CHOICES", ARCHIVE_CHOICES)
+        errors.raise_if_any()
+        channel.name = payload.get("name", channel.name)
         if "locked" in payload:
             channel.locked = bool(payload["locked"])
-        if "auto_archive_duration" in payload:
-            channel.auto_archive_duration = int(payload["auto_archive_duration"])
         if "invitable" in payload:
             channel.invitable = bool(payload["invitable"])
-        self.world.thread_updated(channel)
+        if duration != channel.auto_archive_duration:
+            channel.auto_archive_duration = duration
+            self.world.thread_active(channel)  # a new archive duration counts as activity
+            channel.archived_at = channel.last_activity  # and `archive_timestamp` shows it
+        archived = bool(payload.get("archived", channel.archived))
+        if archived != channel.archived:
+            self.world.set_archived(channel, archived)
+        else:
+            self.world.thread_updated(channel)
         return self._json(channel.payload(bot_id=bot.id))
 
     async def delete_channel(self, request: web.Request) -> web.Response:
@@ -598,7 +633,7 @@ class RestApi:
         self._check_can_post(
             channel, files=bool(uploads), reply=bool(payload.get("message_reference"))
         )
-        message = create_message(self.world, channel, self.world.bot_user, payload, uploads)
+        message = post_once(self.world, channel, self.world.bot_user, payload, uploads)
         return self._message_json(message)
 
     async def get_message(self, request: web.Request) -> web.Response:
@@ -636,12 +671,8 @@ class RestApi:
         if not isinstance(name, str) or not 1 <= len(name) <= 100:
             errors.add(("name",), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
         duration = payload.get("auto_archive_duration")
-        if duration is not None and duration not in (60, 1440, 4320, 10080):
-            errors.add(
-                ("auto_archive_duration",),
-                "BASE_TYPE_CHOICES",
-                "Value must be one of {60, 1440, 4320, 10080}.",
-            )
+        if duration is not None and duration not in ARCHIVE_DURATIONS:
+            errors.add(("auto_archive_duration",), "BASE_TYPE_CHOICES", ARCHIVE_CHOICES)
         errors.raise_if_any()
         assert isinstance(name, str)
         return name
@@ -681,6 +712,13 @@ class RestApi:
             errors = FormErrors()
             errors.add(("type",), "BASE_TYPE_CHOICES", "Value must be one of {10, 11, 12}.")
             errors.raise_if_any()
+        allowed = (
+            (ANNOUNCEMENT_THREAD,)
+            if channel.type == GUILD_ANNOUNCEMENT
+            else (PUBLIC_THREAD, PRIVATE_THREAD)
+        )
+        if kind not in allowed:  # announcement channels hold announcement threads only
+            raise DiscordHTTPError(400, 50024, "Cannot execute action on this channel type")
         needed = (
             perm.CREATE_PRIVATE_THREADS if kind == PRIVATE_THREAD else perm.CREATE_PUBLIC_THREADS
         )
@@ -712,7 +750,7 @@ class RestApi:
         thread, user_id = self._thread_and_user(request)
         perms = self._require(thread, 0)
         if thread.archived:
-            raise DiscordHTTPError(400, 50083, "Thread is archived")
+            raise DiscordHTTPError(400, 50083, ARCHIVED)
         if user_id != self.world.bot_user.id:
             self._require(thread, perm.SEND_MESSAGES_IN_THREADS)
             private_thread_outsider = thread.is_private_thread and not perms & perm.MANAGE_THREADS
@@ -744,6 +782,8 @@ class RestApi:
         message = self._message(channel, request)
         if channel.guild is not None:
             self._require(channel, perm.ADD_REACTIONS | perm.READ_MESSAGE_HISTORY)
+        if channel.is_thread and channel.archived:
+            raise DiscordHTTPError(400, 50083, ARCHIVED)
         emoji = request.match_info["emoji"]
         users = message.reactions.setdefault(emoji, [])
         bot_id = self.world.bot_user.id

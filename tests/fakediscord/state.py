@@ -378,6 +378,9 @@ class FakeChannel:
         self.invitable = True
         self.auto_archive_duration = 1440
         self.archived_at: float | None = None
+        """When the archive status or duration last changed (Discord's `archive_timestamp`)."""
+        self.last_activity = self.created_at
+        """The last message, unarchiving or change of `auto_archive_duration` (threads)."""
         self.thread_member_ids: list[int] = []
         """Users who joined the thread, in order (the bot joins threads it creates)."""
         self.total_message_sent = 0
@@ -574,6 +577,8 @@ class FakeMessage:
     reactions: dict[str, list[int]] = field(default_factory=dict)
     """Emoji → ids of the users who reacted."""
     tts: bool = False
+    nonce: int | str | None = None
+    """The `nonce` the bot sent with Create Message (echoed back, as Discord does)."""
     deleted: bool = False
     changed: int = 0
     """An id-like stamp of the last creation or edit, compared by `after=` in waits."""
@@ -651,6 +656,8 @@ class FakeMessage:
             "flags": self.flags,
             "components": self.components,
         }
+        if self.nonce is not None:
+            data["nonce"] = self.nonce
         guild = channel.guild
         if guild is not None:
             data["guild_id"] = str(guild.id)

@@ -10,6 +10,7 @@ import discord
 import pytest
 
 from tests.fakediscord import FakeInteraction
+from tests.fakediscord.errors import FakeDiscordError
 from tests.fakediscord.fixtures import FakeClub
 from tests.fakediscord.sample_bot import Script, ScriptedBot, board_png
 from tests.fakediscord.state import THREAD_CREATED
@@ -213,8 +214,9 @@ async def test_command_in_a_dm(fake_club: FakeClub, bot: ScriptedBot) -> None:
     assert interaction.payload()["context"] == 1 and "member" not in interaction.payload()
 
 
-async def test_command_in_an_archived_thread_after_restart(fake_club: FakeClub) -> None:
-    """A restarted bot has no archived threads cached; the interaction still carries one."""
+async def test_an_archived_thread_after_restart(fake_club: FakeClub) -> None:
+    """A restarted bot has no archived threads cached; Discord's client takes no command
+    there until a message (here a member's) unarchives it, and the bot learns of it."""
     fake = fake_club.fake
     first = ScriptedBot()
     async with fake.run_client(first):
@@ -236,7 +238,12 @@ async def test_command_in_an_archived_thread_after_restart(fake_club: FakeClub) 
         guild = second.get_guild(fake_club.guild.id)
         assert guild is not None and guild.get_thread(thread.id) is None
         fake_thread = fake.world.channels[thread.id]
+        with pytest.raises(FakeDiscordError, match="archived: Discord's client takes no commands"):
+            await fake.slash(fake_club.alice, fake_thread, "do")
+        await fake.post(fake_club.alice, fake_thread, "anyone here?")
+        assert not fake_thread.archived
+        await fake.wait_for(lambda: guild.get_thread(thread.id), what="the thread in the cache")
         interaction = await fake.slash(fake_club.alice, fake_thread, "do")
         await interaction.response()
-    assert isinstance(seen[0], discord.Thread) and seen[0].archived
-    assert not fake_thread.archived and fake_thread.messages[-1].content == "revived"
+    assert isinstance(seen[0], discord.Thread) and not seen[0].archived
+    assert fake_thread.messages[-1].content == "revived"

@@ -27,6 +27,13 @@ MAX_MODAL_TITLE = 45
 MAX_MODAL_COMPONENTS = 5
 MAX_COMMANDS = 100
 MAX_OPTIONS = 25
+MAX_NONCE = 25
+MAX_COMMAND_SIZE = 8000
+MAX_STRING_OPTION = 6000
+MAX_SAFE_INTEGER = 2**53 - 1
+STRING_OPTION, INTEGER_OPTION, NUMBER_OPTION = 3, 4, 10
+NUMERIC_TYPES = frozenset({INTEGER_OPTION, NUMBER_OPTION})
+CHOICE_TYPES = frozenset({STRING_OPTION, INTEGER_OPTION, NUMBER_OPTION})
 
 _NAME = re.compile(r"^[-_'\w]{1,32}$")
 
@@ -101,6 +108,46 @@ def validate_message(
             has_body = bool(components)
         if not has_body:
             raise DiscordHTTPError(400, 50006, "Cannot send an empty message")
+
+
+def validate_nonce(payload: dict[str, Any]) -> None:
+    """Create Message's `nonce` (an integer or a string of up to 25 characters) and
+    `enforce_nonce` (a boolean)."""
+    errors = FormErrors()
+    nonce = payload.get("nonce")
+    if nonce is not None:
+        if isinstance(nonce, bool) or not isinstance(nonce, int | str):
+            errors.add(("nonce",), "BASE_TYPE_STRING", "Must be a string or an integer.")
+        elif isinstance(nonce, str) and len(nonce) > MAX_NONCE:
+            errors.add(
+                ("nonce",), "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_NONCE} or fewer in length."
+            )
+        elif isinstance(nonce, int) and not -(2**63) <= nonce < 2**63:
+            errors.add(("nonce",), "NUMBER_TYPE_MAX", "Integer out of range.")
+    enforce = payload.get("enforce_nonce")
+    if enforce is not None and not isinstance(enforce, bool):
+        errors.add(("enforce_nonce",), "BASE_TYPE_BOOLEAN", "Must be either true or false.")
+    errors.raise_if_any()
+
+
+def validate_flags(payload: dict[str, Any], settable: int) -> None:
+    """Only the `settable` message flag bits may be sent (400 50035 otherwise)."""
+    flags = payload.get("flags")
+    if flags is None:
+        return
+    if isinstance(flags, bool) or not isinstance(flags, int):
+        errors = FormErrors()
+        errors.add(("flags",), "BASE_TYPE_INTEGER", "Value must be an integer.")
+        errors.raise_if_any()
+    extra = int(flags) & ~settable
+    if extra:
+        errors = FormErrors()
+        errors.add(
+            ("flags",),
+            "MESSAGE_FLAGS_NOT_SETTABLE",
+            f"Flags {extra} cannot be set here (settable: {settable})",
+        )
+        errors.raise_if_any()
 
 
 def validate_embed(errors: FormErrors, path: Path, embed: dict[str, Any]) -> None:
@@ -393,8 +440,9 @@ def _validate_modal_input(
     _unique(errors, path, custom_id, seen)
 
 
-def validate_choices(data: dict[str, Any]) -> list[dict[str, Any]]:
-    """An autocomplete result (response type 8): at most 25 choices, names 1–100 chars."""
+def validate_choices(data: dict[str, Any], option_type: int | None) -> list[dict[str, Any]]:
+    """An autocomplete result (response type 8): at most 25 choices, names 1–100 chars,
+    values of the focused option's type (`option_type`)."""
     errors = FormErrors()
     choices = data.get("choices")
     if not isinstance(choices, list):
@@ -409,11 +457,8 @@ def validate_choices(data: dict[str, Any]) -> list[dict[str, Any]]:
         )
     for index, choice in enumerate(choices):
         _length(errors, ("choices", index, "name"), choice.get("name"), 1, 100)
-        value = choice.get("value")
-        if isinstance(value, str):
-            _length(errors, ("choices", index, "value"), value, 0, 100)
-        elif not isinstance(value, int | float) or isinstance(value, bool):
-            errors.add(("choices", index, "value"), "BASE_TYPE_REQUIRED", "This field is required")
+        path = ("choices", index, "value")
+        _validate_value(errors, path, choice, option_type, shortest=0)
     errors.raise_if_any()
     return choices
 
@@ -432,6 +477,12 @@ def validate_commands(commands: list[dict[str, Any]]) -> None:
             _validate_name(errors, (*path, "name"), name)
             _length(errors, (*path, "description"), command.get("description"), 1, 100)
             _validate_options(errors, path, command.get("options") or [], depth=0)
+            if command_size(command) > MAX_COMMAND_SIZE:
+                errors.add(
+                    path,
+                    "APPLICATION_COMMAND_TOO_LARGE",
+                    f"Command exceeds maximum size ({MAX_COMMAND_SIZE})",
+                )
         else:
             _length(errors, (*path, "name"), name, 1, 32)
             if command.get("description"):
@@ -449,6 +500,92 @@ def validate_commands(commands: list[dict[str, Any]]) -> None:
             )
         seen.add(key)
     errors.raise_if_any()
+
+
+def _validate_value(
+    errors: FormErrors, path: Path, choice: dict[str, Any], kind: Any, *, shortest: int = 1
+) -> None:
+    """A choice's value has its option's type: a string of `shortest`–100 characters, an
+    integer or a number within ±2^53 (with no known type: a string or a number)."""
+    value: Any = choice.get("value")
+    if kind is None:
+        kind = STRING_OPTION if isinstance(value, str) else NUMBER_OPTION
+    if kind == STRING_OPTION:
+        _length(errors, path, value, shortest, 100)
+    elif kind in NUMERIC_TYPES:
+        if not _is_number(value, integer=kind == INTEGER_OPTION):
+            what = "integer" if kind == INTEGER_OPTION else "number"
+            errors.add(path, f"BASE_TYPE_{what.upper()}", f"Value must be a {what}.")
+        elif abs(value) > MAX_SAFE_INTEGER:
+            errors.add(path, "NUMBER_TYPE_MAX", f"Must be at most {MAX_SAFE_INTEGER}.")
+
+
+def _is_number(value: Any, *, integer: bool) -> bool:
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) if integer else isinstance(value, int | float)
+
+
+def _validate_bounds(errors: FormErrors, path: Path, option: dict[str, Any]) -> None:
+    """`min_value` ≤ `max_value` on numeric options, `min_length` ≤ `max_length` (0–6000)
+    on strings; neither elsewhere."""
+    kind = option.get("type")
+    for key in ("min_value", "max_value"):
+        if key not in option or option[key] is None:
+            continue
+        if kind not in NUMERIC_TYPES:
+            errors.add((*path, key), "APPLICATION_COMMAND_OPTION_INVALID", f"{key} is for numbers")
+        elif not _is_number(option[key], integer=kind == INTEGER_OPTION):
+            errors.add((*path, key), "BASE_TYPE_NUMBER", "Value must be a number.")
+        elif abs(option[key]) > MAX_SAFE_INTEGER:
+            errors.add((*path, key), "NUMBER_TYPE_MAX", f"Must be at most {MAX_SAFE_INTEGER}.")
+    low, high = option.get("min_value"), option.get("max_value")
+    if isinstance(low, int | float) and isinstance(high, int | float) and low > high:
+        errors.add(
+            (*path, "max_value"),
+            "APPLICATION_COMMAND_OPTION_MIN_MAX_INVALID",
+            "max_value must be greater than or equal to min_value",
+        )
+    for key, floor in (("min_length", 0), ("max_length", 1)):
+        if key not in option or option[key] is None:
+            continue
+        value = option[key]
+        if kind != STRING_OPTION:
+            errors.add((*path, key), "APPLICATION_COMMAND_OPTION_INVALID", f"{key} is for strings")
+        elif isinstance(value, bool) or not isinstance(value, int):
+            errors.add((*path, key), "BASE_TYPE_INTEGER", "Value must be an integer.")
+        elif not floor <= value <= MAX_STRING_OPTION:
+            errors.add(
+                (*path, key),
+                "NUMBER_TYPE_OUT_OF_RANGE",
+                f"Must be between {floor} and {MAX_STRING_OPTION}.",
+            )
+    low, high = option.get("min_length"), option.get("max_length")
+    if isinstance(low, int) and isinstance(high, int) and low > high:
+        errors.add(
+            (*path, "max_length"),
+            "APPLICATION_COMMAND_OPTION_MIN_MAX_INVALID",
+            "max_length must be greater than or equal to min_length",
+        )
+
+
+def command_size(command: dict[str, Any]) -> int:
+    """The characters Discord counts against a command's 8,000: names, descriptions and
+    choice names and values, of the command, its options and sub-commands (of each text,
+    its longest localization)."""
+
+    def longest(item: dict[str, Any], key: str) -> int:
+        texts = [str(item.get(key) or "")]
+        texts += [str(t) for t in (item.get(f"{key}_localizations") or {}).values()]
+        return max(len(t) for t in texts)
+
+    def size(item: dict[str, Any]) -> int:
+        total = longest(item, "name") + longest(item, "description")
+        for choice in item.get("choices") or []:
+            total += longest(choice, "name") + len(str(choice.get("value", "")))
+        return total + sum(size(o) for o in item.get("options") or [])
+
+    return size(command)
 
 
 def _validate_name(errors: FormErrors, path: Path, name: Any) -> None:
@@ -526,7 +663,13 @@ def _validate_options(
                 "APPLICATION_COMMAND_AUTOCOMPLETE_INVALID",
                 "Autocomplete cannot be set on an option with choices",
             )
+        if choices and kind not in CHOICE_TYPES:
+            errors.add(
+                (*here, "choices"),
+                "APPLICATION_COMMAND_OPTION_CHOICES_INVALID",
+                "Only string, integer and number options can have choices",
+            )
         for choice_index, choice in enumerate(choices):
             _length(errors, (*here, "choices", choice_index, "name"), choice.get("name"), 1, 100)
-            if isinstance(choice.get("value"), str):
-                _length(errors, (*here, "choices", choice_index, "value"), choice["value"], 1, 100)
+            _validate_value(errors, (*here, "choices", choice_index, "value"), choice, kind)
+        _validate_bounds(errors, here, option)

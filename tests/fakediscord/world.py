@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 import secrets
 import time
 from collections import deque
@@ -76,6 +77,10 @@ class World:
         self.channels: dict[int, FakeChannel] = {}
         self.messages: dict[int, FakeMessage] = {}
         self.attachments: dict[int, FakeAttachment] = {}
+        self._next_archive = math.inf
+        """The earliest moment a thread may archive (see `archive_idle_threads`)."""
+        self.nonced: dict[tuple[int, int, str], FakeMessage] = {}
+        """Messages created with `enforce_nonce`, by (channel id, author id, nonce)."""
         self.dm_channels: dict[int, FakeChannel] = {}
         self.interactions: dict[int, FakeInteraction] = {}
         self.interactions_by_token: dict[str, FakeInteraction] = {}
@@ -232,8 +237,9 @@ class World:
             if channel.is_thread:
                 channel.total_message_sent += 1
                 if channel.archived and not channel.locked:
-                    channel.archived = False  # a new message revives an archived thread
-                    self.thread_updated(channel)
+                    self.set_archived(channel, False)  # a new message revives the thread
+                else:
+                    self.thread_active(channel)
             self.announce("MESSAGE_CREATE", self._event_payload(message), _intent_for(channel))
         self.emit_message("message_create", message)
 
@@ -297,6 +303,7 @@ class World:
         )
         thread.stamp = self.new_id()
         thread.auto_archive_duration = auto_archive_duration
+        self.thread_active(thread)
         thread.invitable = invitable
         thread.thread_member_ids.append(self.bot_user.id)
         parent.threads.append(thread)
@@ -321,6 +328,42 @@ class World:
             self.store_message(notice)
         self.emit("thread_create", thread, (parent, parent.guild))
         return thread
+
+    def thread_active(self, thread: FakeChannel) -> None:
+        """Activity in a thread (a message, unarchiving, a new archive duration): its
+        archive countdown starts again."""
+        thread.last_activity = now = self.now()
+        self._next_archive = min(self._next_archive, now + thread.auto_archive_duration * 60)
+
+    def set_archived(self, thread: FakeChannel, archived: bool, *, at: float | None = None) -> None:
+        """Archive or unarchive a thread (unarchiving is activity) and tell the bot."""
+        thread.archived = archived
+        if archived:
+            thread.archived_at = self.now() if at is None else at
+        else:
+            self.thread_active(thread)
+            thread.archived_at = thread.last_activity
+        self.thread_updated(thread)
+
+    def archive_idle_threads(self) -> None:
+        """Archive every thread idle for its `auto_archive_duration`, as Discord does.
+
+        Called whenever the fake's clock may have moved on (`advance_time`, each REST
+        request, each user action); cheap until the earliest deadline has passed.
+        """
+        now = self.now()
+        if now < self._next_archive:
+            return
+        self._next_archive = math.inf
+        for guild in self.guilds.values():
+            for thread in guild.threads_by_id.values():
+                if thread.archived or thread.deleted:
+                    continue
+                due = thread.last_activity + thread.auto_archive_duration * 60
+                if due <= now:
+                    self.set_archived(thread, True, at=due)
+                else:
+                    self._next_archive = min(self._next_archive, due)
 
     def thread_updated(self, thread: FakeChannel) -> None:
         """Tell the bot a thread changed (archived, renamed, members...)."""

@@ -27,6 +27,10 @@ def test_status_reports_the_result_and_reason() -> None:
     assert status_line(state, BoardView(), Caption()) == "White won: all six stones connected"
     resigned = BoardView(status="Black resigned")
     assert status_line(state, resigned, Caption()) == "Black resigned"
+    computer = BoardView(players=("Tabula (medium)", "Grace"))
+    assert status_line(state, computer, Caption()) == (
+        "Tabula (medium, White) won: all six stones connected"
+    )
 
 
 def test_move_line_names_game_and_last_move() -> None:

@@ -7,7 +7,7 @@ import itertools
 from PIL import Image
 
 from renderers import locate, render
-from renderers.games.stones import board_for, signed
+from renderers.games.stones import StonesRenderer, board_for
 from renderers.intersections import star_points
 from renderers.page import BOARD_TOP, WIDTH
 from renderers.theme import DEFAULT_THEME as THEME
@@ -165,6 +165,11 @@ def test_captured_group_and_its_stakes_are_crossed() -> None:
     assert count_near(image, around(locate(state, "a5"), half), THEME.rgb("black"), 12) == 0
 
 
-def test_leads_are_signed_with_a_true_minus() -> None:
-    """Leads and thresholds read +6, −6 and 0."""
-    assert [signed(6), signed(-6), signed(0)] == ["+6", "−6", "0"]
+def test_leads_and_what_wins_are_in_words() -> None:
+    """Each side's lead and the lead a decisive capture needs, in words, not signs."""
+    state = STONES.new_game()
+    facts = StonesRenderer()._caption(state).facts
+    assert facts == (
+        ("prisoners 0", "6 behind (needs 1 or more ahead)"),
+        ("prisoners 6", "6 ahead (needs 13 or more ahead)"),
+    )

@@ -22,6 +22,8 @@ from rules.stones import (
     StonesMove,
     StonesState,
     default_threshold,
+    goal_text,
+    lead_text,
     place,
     stake,
 )
@@ -175,7 +177,7 @@ def test_two_single_stones_from_two_groups_make_a_decisive_move() -> None:
     assert after.captured_last == ((0, 0, 1), (2, 0, 1))
     assert after.prisoners == (7, 6)
     assert after.outcome() == Outcome(
-        0, "decisive move: captured 2 stones with a lead of 1, 1 needed"
+        0, "decisive capture of 2 stones while 1 ahead; Black needed to be 1 or more ahead"
     )
 
 
@@ -276,7 +278,11 @@ def test_worked_check_two_stone_capture(prisoners: tuple[int, int], winner: int 
     else:
         lead = after.lead(0)
         assert after.outcome() == Outcome(
-            0, f"decisive move: captured 2 stones with a lead of {lead}, 1 needed"
+            0,
+            (
+                f"decisive capture of 2 stones while {lead_text(lead)}; "
+                "Black needed to be 1 or more ahead"
+            ),
         )
         assert list(after.legal_moves()) == []
         with pytest.raises(IllegalMoveError, match="the game is over"):
@@ -290,7 +296,9 @@ def test_white_needs_threshold_plus_compensation(white_prisoners: int, wins: boo
         ["a1", "b1", "j9"], ["a2", "b2"], to_move=1, prisoners=(0, white_prisoners)
     )
     after = state.play_text("c1")
-    expected = Outcome(1, "decisive move: captured 2 stones with a lead of 13, 13 needed")
+    expected = Outcome(
+        1, ("decisive capture of 2 stones while 13 ahead; White needed to be 13 or more ahead")
+    )
     assert after.outcome() == (expected if wins else None)
 
 
@@ -305,7 +313,7 @@ def test_without_compensation_both_need_the_threshold(black_prisoners: int, wins
     assert after.is_game_over() is wins
     if wins:
         assert after.outcome() == Outcome(
-            0, "decisive move: captured 2 stones with a lead of 7, 7 needed"
+            0, "decisive capture of 2 stones while 7 ahead; Black needed to be 7 or more ahead"
         )
 
 
@@ -459,7 +467,11 @@ def test_a_staked_group_loses_its_stake_and_stakes_count_for_decisive() -> None:
     assert after.stakes(0) == ()
     assert after.prisoners == (0, 13)
     assert after.outcome() == Outcome(
-        1, "decisive move: captured 1 stone and 1 stake with a lead of 13, 13 needed"
+        1,
+        (
+            "decisive capture of 1 stone and 1 stake while 13 ahead; "
+            "White needed to be 13 or more ahead"
+        ),
     )
 
 
@@ -513,7 +525,8 @@ def test_both_players_may_stake_the_same_point() -> None:
     """b4 is a liberty of Black's b5 and of White's a4-a5: one stake each may stand there.
 
     Black then fills b4 itself, capturing a4-a5 and White's stake; Black's own stake on b4
-    stays with b5. Two stones and a stake make the capture decisive (lead −3, needed −4).
+    stays with b5. Two stones and a stake make the capture decisive (3 behind; Black may be
+    4 behind).
     """
     state = STONES.position(["b5"], ["a5", "a4"], size=5)
     state = play_all(state, "stake b4", "stake b4")
@@ -532,7 +545,11 @@ def test_both_players_may_stake_the_same_point() -> None:
     assert names(after.stakes(0)) == ["b4"] and after.stakes(1) == ()
     assert after.prisoners == (3, 6)
     assert after.outcome() == Outcome(
-        0, "decisive move: captured 2 stones and 1 stake with a lead of -3, -4 needed"
+        0,
+        (
+            "decisive capture of 2 stones and 1 stake while 3 behind; "
+            "Black needed to be at most 4 behind"
+        ),
     )
 
 
@@ -663,7 +680,11 @@ def test_renderer_accessors() -> None:
     assert state.stakes_captured_last == ((0, 1, 0),)
     assert state.liberties(0, 1) == 3
     assert state.outcome() == Outcome(
-        1, "decisive move: captured 1 stone and 1 stake with a lead of 8, 8 needed"
+        1,
+        (
+            "decisive capture of 1 stone and 1 stake while 8 ahead; "
+            "White needed to be 8 or more ahead"
+        ),
     )
 
 
@@ -674,8 +695,14 @@ def test_diagram_shows_the_board_prisoners_and_stakes() -> None:
     assert lines[0] == "  a b c d e"
     assert lines[1] == "5 . . . . B"
     assert lines[5] == "1 B W . . ."
-    assert lines[6] == "Black: 0 prisoners, lead -6 (needs -4), stakes a2"
-    assert lines[7] == "White: 6 prisoners, lead 6 (needs 8), stakes none"
+    assert lines[6] == (
+        "Black: 0 prisoners, 6 behind (a capture of two or more wins when at most 4 behind), "
+        "stakes a2"
+    )
+    assert lines[7] == (
+        "White: 6 prisoners, 6 ahead (a capture of two or more wins when 8 or more ahead), "
+        "stakes none"
+    )
 
 
 def test_encode_restores_stakes_prisoners_and_history() -> None:
@@ -724,3 +751,11 @@ def test_registry_finds_stones() -> None:
     assert get_game("stones") is STONES
     assert get_game("Stone") is STONES
     assert STONES.quick_moves == ("return",)
+
+
+def test_leads_and_goals_in_words() -> None:
+    """Who is ahead, and by how much a decisive capture needs to be, without signs."""
+    assert [lead_text(n) for n in (3, 0, -6)] == ["3 ahead", "level", "6 behind"]
+    assert [goal_text(n) for n in (2, 0, -4)] == [
+        "2 or more ahead", "level or ahead", "at most 4 behind",
+    ]  # fmt: skip

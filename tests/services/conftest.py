@@ -218,7 +218,7 @@ class Env:
             colour=colour,
             time_control=time_control,
         )
-        accepted = await self.services.challenges.accept(challenge.id, BOB)
+        accepted = await self.services.challenges.accept(challenge.id, BOB, guild_id=GUILD)
         return accepted.view
 
 

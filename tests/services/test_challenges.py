@@ -88,7 +88,7 @@ async def test_duplicate_and_too_many_challenges(env: Env) -> None:
 async def test_accept_starts_the_game_with_the_chosen_colours(env: Env) -> None:
     """Alice chose black, so Bob (white) moves first; the challenge points to the game."""
     made = await challenge(env, colour="black", options={"start": "drop"})
-    accepted = await env.services.challenges.accept(made.id, BOB)
+    accepted = await env.services.challenges.accept(made.id, BOB, guild_id=GUILD)
     record = accepted.view.record
     assert record.players == (BOB.id, ALICE.id)
     assert record.names == ("bob", "alice")
@@ -115,7 +115,7 @@ async def test_random_colour_comes_from_the_injected_rng(env: Env) -> None:
         env.services.challenges._rng = Fixed(value)
         made = await challenge(env, colour="random")
         assert made.challenger_seat is None
-        accepted = await env.services.challenges.accept(made.id, BOB)
+        accepted = await env.services.challenges.accept(made.id, BOB, guild_id=GUILD)
         assert accepted.view.record.players == players
 
 
@@ -124,9 +124,9 @@ async def test_who_may_answer_a_direct_challenge(env: Env) -> None:
     made = await challenge(env)
     service = env.services.challenges
     with pytest.raises(NotAllowedError, match="This challenge is for bob"):
-        await service.accept(made.id, CAROL)
+        await service.accept(made.id, CAROL, guild_id=GUILD)
     with pytest.raises(NotAllowedError, match="cannot accept your own challenge"):
-        await service.accept(made.id, ALICE)
+        await service.accept(made.id, ALICE, guild_id=GUILD)
     with pytest.raises(NotAllowedError, match="use Cancel"):
         await service.decline(made.id, ALICE.id)
     with pytest.raises(NotAllowedError, match="Only alice, who made this challenge"):
@@ -134,7 +134,7 @@ async def test_who_may_answer_a_direct_challenge(env: Env) -> None:
     declined = await service.decline(made.id, BOB.id)
     assert declined.status is ChallengeStatus.DECLINED
     with pytest.raises(InvalidStateError, match="This challenge was declined"):
-        await service.accept(made.id, BOB)
+        await service.accept(made.id, BOB, guild_id=GUILD)
     with pytest.raises(InvalidStateError, match="was declined"):
         await service.cancel(made.id, ALICE.id)
     assert await env.repo.active_games(user_id=BOB.id) == []
@@ -146,7 +146,7 @@ async def test_cancel_then_accept_is_refused(env: Env) -> None:
     cancelled = await env.services.challenges.cancel(made.id, ALICE.id)
     assert cancelled.status is ChallengeStatus.CANCELLED
     with pytest.raises(InvalidStateError, match="This challenge was cancelled"):
-        await env.services.challenges.accept(made.id, BOB)
+        await env.services.challenges.accept(made.id, BOB, guild_id=GUILD)
 
 
 async def test_open_challenge_accepted_by_anyone_but_the_challenger(env: Env) -> None:
@@ -158,8 +158,11 @@ async def test_open_challenge_accepted_by_anyone_but_the_challenger(env: Env) ->
     with pytest.raises(NotAllowedError, match="open challenge cannot be declined"):
         await service.decline(made.id, CAROL.id)
     with pytest.raises(NotAllowedError, match="Bots cannot play"):
-        await service.accept(made.id, ROBOT)
-    accepted = await service.accept(made.id, CAROL)
+        await service.accept(made.id, ROBOT, guild_id=GUILD)
+    for elsewhere in (GUILD + 1, None):  # another server's click, or a direct message
+        with pytest.raises(NotFoundError, match=f"^There is no challenge #{made.id} here.$"):
+            await service.accept(made.id, CAROL, guild_id=elsewhere)
+    accepted = await service.accept(made.id, CAROL, guild_id=GUILD)
     assert set(accepted.view.record.players) == {ALICE.id, CAROL.id}
 
 
@@ -167,8 +170,8 @@ async def test_two_people_race_for_an_open_challenge(env: Env) -> None:
     """Bob and Carol accept at the same moment: exactly one game starts."""
     made = await challenge(env, opponent=None)
     results = await asyncio.gather(
-        env.services.challenges.accept(made.id, BOB),
-        env.services.challenges.accept(made.id, CAROL),
+        env.services.challenges.accept(made.id, BOB, guild_id=GUILD),
+        env.services.challenges.accept(made.id, CAROL, guild_id=GUILD),
         return_exceptions=True,
     )
     games = [r for r in results if not isinstance(r, BaseException)]
@@ -191,7 +194,7 @@ async def test_expiry_by_the_scheduler(env: Env) -> None:
     await env.services.scheduler.tick()
     assert len(env.notifier.expired) == 1
     with pytest.raises(InvalidStateError, match="This challenge has expired"):
-        await env.services.challenges.accept(made.id, BOB)
+        await env.services.challenges.accept(made.id, BOB, guild_id=GUILD)
 
 
 async def test_accepting_late_expires_on_the_spot(env: Env) -> None:
@@ -199,7 +202,7 @@ async def test_accepting_late_expires_on_the_spot(env: Env) -> None:
     made = await challenge(env)
     env.clock.advance(timedelta(hours=2))
     with pytest.raises(InvalidStateError, match="This challenge has expired"):
-        await env.services.challenges.accept(made.id, BOB)
+        await env.services.challenges.accept(made.id, BOB, guild_id=GUILD)
     assert [c.id for c in env.notifier.expired] == [made.id]
     assert (await env.services.challenges.get(made.id)).status is ChallengeStatus.EXPIRED
 
@@ -226,7 +229,7 @@ async def test_expiry_survives_a_restart(env: Env) -> None:
 async def test_unknown_challenge(env: Env) -> None:
     """A challenge id that does not exist is named in the error."""
     with pytest.raises(NotFoundError, match="There is no challenge #42"):
-        await env.services.challenges.accept(42, BOB)
+        await env.services.challenges.accept(42, BOB, guild_id=GUILD)
 
 
 async def test_message_is_remembered(env: Env) -> None:

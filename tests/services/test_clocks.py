@@ -86,7 +86,9 @@ async def test_time_control_text_is_validated(env: Env) -> None:
     """A bad time control is refused with the parser's message and no challenge."""
     with pytest.raises(InvalidInputError, match="'3x' is not a duration"):
         await env.start(time_control="3x")
-    with pytest.raises(InvalidInputError, match="the cap must be at least the initial time"):
+    with pytest.raises(
+        InvalidInputError, match=r"The cap \(2d\) must be at least the initial time \(7d\)\."
+    ):
         await env.start(time_control="7d+1d max 2d")
     assert await env.repo.open_challenges(user_id=ALICE.id) == []
 

@@ -4,7 +4,9 @@ unrated games, restarts, and searches that never block the event loop."""
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import signal
 import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -150,7 +152,7 @@ async def test_games_between_people_have_no_computer(world: World) -> None:
     challenge = await world.services.challenges.create(
         guild_id=GUILD, channel_id=CHANNEL, challenger=ALICE, opponent=BOB, game="groups"
     )
-    accepted = await world.services.challenges.accept(challenge.id, BOB)
+    accepted = await world.services.challenges.accept(challenge.id, BOB, guild_id=GUILD)
     assert not accepted.view.record.has_computer
     assert computer_seat(accepted.view.record) is None
 
@@ -266,6 +268,16 @@ async def test_the_number_of_games_against_the_computer_is_limited(world: World)
         await world.start(level="easy")
 
 
+async def test_the_limit_counts_games_where_the_computer_moves_first(world: World) -> None:
+    """Games where the computer has the first seat count too (seat 0 is a seat)."""
+    for _ in range(MAX_COMPUTER_GAMES):
+        await world.start(game="hexade", colour="black", level="easy")
+    games = await world.repo.active_games(user_id=ALICE.id)
+    assert [computer_seat(g) for g in games] == [0] * MAX_COMPUTER_GAMES
+    with pytest.raises(InvalidStateError, match="5 games against me in progress"):
+        await world.start(game="hexade", colour="white", level="easy")
+
+
 def test_worker_functions_choose_legal_moves_and_judge_positions() -> None:
     """compute_turn returns legal notation; estimate sees a win in one as certain."""
     state = get_game("groups").new_game()
@@ -305,6 +317,30 @@ async def test_a_search_in_the_process_pool_leaves_the_event_loop_free() -> None
     # A search blocking the loop would leave about one tick; a free loop ticks about
     # every 10 ms of the ~0.9 s search, fewer on a loaded machine, far more than 10.
     assert elapsed >= 0.5 and ticks >= 10
+
+
+async def test_a_worker_outlives_ctrl_c(capfd: pytest.CaptureFixture[str]) -> None:
+    """Ctrl-C in a terminal reaches the workers too: they ignore it (no traceback) and
+    go on answering; the bot decides when they stop."""
+    runner = TurnRunner(workers=1)
+    state = get_game("hexade").new_game()
+    request = TurnRequest("hexade", state.encode(), "easy", 1.0, 1)
+    # A process started in the background ignores SIGINT, and so would its workers: start
+    # them as from a terminal, where Ctrl-C interrupts.
+    saved = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        loop = asyncio.get_running_loop()
+        worker = await loop.run_in_executor(runner._pool(), os.getpid)
+        signal.signal(signal.SIGINT, saved)
+        os.kill(worker, signal.SIGINT)
+        await asyncio.sleep(0.3)
+        moves = await runner.choose(request)
+        assert await loop.run_in_executor(runner._pool(), os.getpid) == worker
+    finally:
+        signal.signal(signal.SIGINT, saved)
+        runner.close()
+    assert len(moves) == 1 and moves[0] in state.legal_notations()
+    assert "KeyboardInterrupt" not in capfd.readouterr().err
 
 
 async def test_the_computer_waits_for_begin_before_its_opening_move(world: World) -> None:

@@ -8,6 +8,7 @@ import pytest
 
 from bot.services.durations import (
     TimeControl,
+    format_about,
     format_duration,
     parse_duration,
     parse_time_control,
@@ -75,7 +76,23 @@ def test_time_controls() -> None:
         initial=timedelta(days=7), increment=timedelta(days=1), cap=timedelta(days=10)
     )
     assert parse_time_control(str(capped)) == capped
-    with pytest.raises(InvalidInputError, match="cap must be at least"):
+    with pytest.raises(InvalidInputError, match=r"^The cap \(2d\) must be at least the initial"):
         parse_time_control("7d+1d max 2d")
+    for text in ("1d+2d max 1d", "1d+1d max 1d"):
+        with pytest.raises(InvalidInputError, match=r"is not less than the cap \(1d\)"):
+            parse_time_control(text)
+    assert parse_time_control("1d+23h max 1d").increment == timedelta(hours=23)
     with pytest.raises(InvalidInputError):
         parse_time_control("7d+1d")
+
+
+def test_durations_for_reading_are_rounded() -> None:
+    """To the minute under a day, to the hour from a day on; never cut short."""
+    cases = {
+        timedelta(days=29, hours=23, minutes=59, seconds=57): "30d",
+        timedelta(days=1, hours=12, seconds=3): "1d12h",
+        timedelta(hours=5, minutes=29, seconds=31): "5h30m",
+        timedelta(seconds=20): "0s",
+        timedelta(minutes=1, seconds=29): "1m",
+    }
+    assert {delta: format_about(delta) for delta in cases} == cases

@@ -396,19 +396,40 @@ async def test_find_the_game_a_command_means(env: Env) -> None:
     second = await env.start(options={"start": "drop"})
     games = env.services.games
     await games.set_thread(first.id, 9001)
-    assert (await games.find(ALICE.id, 9001)).id == first.id
-    assert (await games.find(CAROL.id, 9001)).id == first.id  # told later they do not play
+    assert (await games.find(ALICE.id, 9001, guild_id=GUILD)).id == first.id
+    # Carol is found the game too, and told later that she does not play.
+    assert (await games.find(CAROL.id, 9001, guild_id=GUILD)).id == first.id
     # Both games were started from CHANNEL; the second is played there (no thread).
-    assert (await games.find(ALICE.id, CHANNEL)).id == second.id
+    assert (await games.find(ALICE.id, CHANNEL, guild_id=GUILD)).id == second.id
     await games.set_thread(second.id, 9002)
     with pytest.raises(NotFoundError, match="You have 2 games here"):
-        await games.find(ALICE.id, CHANNEL)
+        await games.find(ALICE.id, CHANNEL, guild_id=GUILD)
     await games.play(first.id, ALICE.id, "d3-e2")
-    assert (await games.find(ALICE.id, CHANNEL, for_move=True)).id == second.id
-    assert (await games.find(BOB.id, CHANNEL, for_move=True)).id == first.id
+    assert (await games.find(ALICE.id, CHANNEL, guild_id=GUILD, for_move=True)).id == second.id
+    assert (await games.find(BOB.id, CHANNEL, guild_id=GUILD, for_move=True)).id == first.id
     with pytest.raises(NotFoundError, match="no game in progress here"):
-        await games.find(CAROL.id, CHANNEL)
-    assert (await games.find(CAROL.id, 1, game_id=second.id)).id == second.id
+        await games.find(CAROL.id, CHANNEL, guild_id=GUILD)
+    assert (await games.find(CAROL.id, 1, game_id=second.id, guild_id=GUILD)).id == second.id
+
+
+async def test_a_game_is_found_only_in_its_own_server_or_by_its_players(env: Env) -> None:
+    """From another server a game does not exist; in direct messages only its players
+    find it; ids no database holds are no game either."""
+    view = await env.start()
+    games = env.services.games
+    elsewhere = GUILD + 1
+    for user in (ALICE, CAROL):
+        with pytest.raises(NotFoundError, match=f"^There is no game #{view.id}.$"):
+            await games.find(user.id, 1, game_id=view.id, guild_id=elsewhere)
+    assert (await games.find(ALICE.id, 1, game_id=view.id, guild_id=None)).id == view.id
+    with pytest.raises(NotFoundError, match=f"^There is no game #{view.id}.$"):
+        await games.find(CAROL.id, 1, game_id=view.id, guild_id=None)
+    for huge in (2**63 - 1, 2**63, 10**23, 0, -5):
+        with pytest.raises(NotFoundError, match=f"^There is no game #{huge}.$"):
+            await games.find(ALICE.id, 1, game_id=huge, guild_id=GUILD)
+        with pytest.raises(NotFoundError):
+            await games.play(huge, ALICE.id, "d3-e2")
+        assert await games.suggest_moves(huge, ALICE.id, "d") == []
 
 
 async def test_suggestions_only_for_the_player_to_move(env: Env) -> None:

@@ -45,7 +45,7 @@ async def challenge(
         colour="white",
         rated=rated,
     )
-    return (await env.services.challenges.accept(made.id, second)).view
+    return (await env.services.challenges.accept(made.id, second, guild_id=guild)).view
 
 
 async def test_a_rated_win_by_moves_updates_both_players_once(env: Env) -> None:
@@ -130,7 +130,7 @@ async def test_a_loss_on_time_before_the_losers_first_move_is_not_rated(env: Env
             guild_id=GUILD, channel_id=CHANNEL, challenger=ALICE, opponent=BOB, game="groups",
             options={"start": "drop"}, colour="white", rated=rated, time_control="1d",
         )  # fmt: skip
-        return (await env.services.challenges.accept(made.id, BOB)).view
+        return (await env.services.challenges.accept(made.id, BOB, guild_id=GUILD)).view
 
     first_never = await timed()
     second_never = await timed()

@@ -52,10 +52,11 @@ async def test_a_failed_open_leaves_no_connection_behind(tmp_path: Path) -> None
     with pytest.raises(sqlite3.DatabaseError, match="file is not a database"):
         await SqliteRepository.open(path)
     for _ in range(100):  # a closed connection's thread ends just after close() returns
-        if connection_threads() == before:
+        if connection_threads() <= before:
             break
         await asyncio.sleep(0.01)
-    assert connection_threads() == before
+    # No thread was left behind (one from an earlier test may have ended meanwhile).
+    assert connection_threads() <= before
 
 
 def test_migration_files_are_numbered_without_gaps() -> None:

@@ -17,6 +17,7 @@ from bot.client import bot_of
 from bot.discord_ui.buttons import MOVE_FORM, NOTATION_FIELD
 from bot.discord_ui.errors import guarded
 from bot.services.errors import ServiceError
+from bot.services.games import visible
 from rules import get_game
 
 log = logging.getLogger(__name__)
@@ -34,6 +35,7 @@ async def game_choices(
         log.exception("game autocomplete failed")
         return []
     user = interaction.user.id
+    records = [r for r in records if visible(r, user, interaction.guild_id)]
     records.sort(key=lambda r: (r.players[r.to_move] != user, r.id))
     choices = []
     for record in records:
@@ -88,7 +90,10 @@ class Moves(commands.Cog):
         try:
             if not isinstance(game_id, int):
                 location = interaction.channel_id or 0
-                game_id = (await services.games.find(user, location, for_move=True)).id
+                found = await services.games.find(
+                    user, location, guild_id=interaction.guild_id, for_move=True
+                )
+                game_id = found.id
             moves = await services.games.suggest_moves(game_id, user, current)
         except ServiceError:
             return []
