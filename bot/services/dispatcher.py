@@ -109,7 +109,9 @@ class Dispatcher:
 
     async def resume(self) -> int:
         """After a restart: what this process held when it stopped is pending again."""
-        released = await self._repository.release_announcements(self.owner, self._clock.now())
+        released = await self._repository.release_announcements(
+            self._outbox.name, self.owner, self._clock.now()
+        )
         if released:
             log.info("resuming %d announcement(s) held when the bot stopped", released)
         return released

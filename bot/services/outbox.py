@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import logging
 import random
+import secrets
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
@@ -94,8 +95,11 @@ class Outbox:
     def __init__(self, repository: Repository, clock: Clock, *, owner: str = "tabula") -> None:
         self._repository = repository
         self._clock = clock
-        self.owner = owner
-        """Who holds announcements for this process's interactions and deliveries."""
+        self.name = owner
+        """The deliverer's name: the same for every run of this process (its shards)."""
+        self.owner = f"{owner}/{secrets.token_hex(4)}"
+        """Who holds announcements for this run's interactions and deliveries: a restart
+        takes back what an earlier run held, never what this one holds."""
         self._listeners: list[asyncio.Event] = []
         self.inline: Callable[[], Awaitable[object]] | None = None
         """Delivers what is waiting; when set, `committed()` calls it instead of waking

@@ -757,9 +757,9 @@ class Repository(Protocol):
         """Give up on a pending announcement, keeping the reason; False if not pending."""
         ...
 
-    async def release_announcements(self, owner: str, now: datetime) -> int:
-        """Make every pending announcement held by `owner` available now (a restarted
-        deliverer releases what its previous run held); how many."""
+    async def release_announcements(self, name: str, current: str, now: datetime) -> int:
+        """Make every pending announcement held by an earlier run of the deliverer `name`
+        (held as `name/<run>`, but not by `current`, this run) available now; how many."""
         ...
 
     async def get_announcement(self, announcement_id: int) -> Announcement | None:

@@ -280,11 +280,12 @@ async def test_retry_park_and_release(repo: SqlRepository) -> None:
     assert await repo.park_announcement(first.id, "403 Missing Access", later)
     parked = await repo.list_announcements(status=AnnouncementStatus.PARKED)
     assert [(a.id, a.error) for a in parked] == [(first.id, "403 Missing Access")]
-    claimed = await repo.claim_announcements(later, "b", later + timedelta(minutes=1))
+    claimed = await repo.claim_announcements(later, "b/1", later + timedelta(minutes=1))
     assert [a.id for a in claimed] == [second.id]
-    assert await repo.release_announcements("b", later) == 1
-    again = await repo.claim_announcements(later, "c", later + timedelta(minutes=1))
+    assert await repo.release_announcements("b", "b/2", later) == 1  # an earlier run's
+    again = await repo.claim_announcements(later, "b/2", later + timedelta(minutes=1))
     assert [a.id for a in again] == [second.id]
+    assert await repo.release_announcements("b", "b/2", later) == 0  # this run's own
     counts = await repo.count_announcements()
     assert counts[AnnouncementStatus.PARKED] == 1 and counts[AnnouncementStatus.PENDING] == 1
 

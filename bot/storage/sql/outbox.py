@@ -190,13 +190,14 @@ class OutboxQueries(SqlBase):
             )
         return changed == 1
 
-    async def release_announcements(self, owner: str, now: datetime) -> int:
-        """Make what `owner` held available again."""
+    async def release_announcements(self, name: str, current: str, now: datetime) -> int:
+        """Make what earlier runs of `name` held available again."""
+        prefix = f"{name}/"
         async with self._transaction() as db:
             return await db.execute(
                 "UPDATE announcements SET available_at = ?, claimed_by = NULL "
-                "WHERE status = 'pending' AND claimed_by = ?",
-                (now, owner),
+                "WHERE status = 'pending' AND substr(claimed_by, 1, ?) = ? AND claimed_by != ?",
+                (now, len(prefix), prefix, current),
             )
 
     async def get_announcement(self, announcement_id: int) -> Announcement | None:
