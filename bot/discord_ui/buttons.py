@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Protocol, Self, cast
 import discord
 
 from bot.discord_ui.errors import guarded
+from bot.services.rematches import rematch_offered
 from bot.services.results import GameView
 from bot.storage.repository import ChallengeRecord
 from rules import GameError
@@ -59,6 +60,12 @@ class Flows(Protocol):
         self, interaction: discord.Interaction, game_id: int, ply: int, accept: bool
     ) -> None:
         """Approve or refuse a request to take back moves made at `ply`."""
+
+    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Ask for a rematch of a finished game."""
+
+    async def show_game(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Show a game's board privately (the next game waiting for the player)."""
 
 
 class HasFlows(Protocol):
@@ -248,12 +255,64 @@ class AnswerButton(
         await guarded(interaction, lambda: answer(interaction, self.game_id, self.ply, self.accept))
 
 
+class RematchButton(discord.ui.DynamicItem[Button], template=rf"{PREFIX}:rm:(?P<id>\d+)"):
+    """Rematch, under the final board of a game."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Rematch",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"{PREFIX}:rm:{game_id}",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        """Rebuild the button from a clicked id."""
+        return cls(int(match["id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the click to the bot."""
+        await guarded(interaction, lambda: flows(interaction).rematch(interaction, self.game_id))
+
+
+class ShowGameButton(discord.ui.DynamicItem[Button], template=rf"{PREFIX}:sg:(?P<id>\d+)"):
+    """Show a game's board privately: the next game offered after a turn."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=f"Show game #{game_id}",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"{PREFIX}:sg:{game_id}",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        """Rebuild the button from a clicked id."""
+        return cls(int(match["id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the click to the bot."""
+        await guarded(interaction, lambda: flows(interaction).show_game(interaction, self.game_id))
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ChallengeButton,
     GameButton,
     QuickMoveButton,
     ResignConfirmButton,
     AnswerButton,
+    RematchButton,
+    ShowGameButton,
 )
 """Every persistent button class; the bot registers them at start-up."""
 
@@ -340,9 +399,12 @@ def legal_quick_moves(view: GameView) -> list[str]:
     return legal
 
 
-def board_buttons(view: GameView) -> discord.ui.View | None:
-    """The buttons under a board: Move and quick moves; Offer draw, Undo, Resign."""
+def board_buttons(view: GameView, *, rematch: bool = True) -> discord.ui.View | None:
+    """The buttons under a board: Move and quick moves; Offer draw, Undo, Resign. Under a
+    finished game's board, Rematch (unless `rematch` is False, or it was a tournament's)."""
     if view.outcome is not None:
+        if rematch and rematch_offered(view.record):
+            return _view([RematchButton(view.id)])
         return None
     game_id = view.id
     first: list[discord.ui.Item[Any]] = [GameButton(game_id, "move")]
@@ -375,6 +437,11 @@ def challenge_buttons(challenge: ChallengeRecord, *, disabled: bool = False) -> 
         button.item.disabled = disabled
         buttons.append(button)
     return _view(buttons)
+
+
+def show_game_buttons(game_id: int) -> discord.ui.View:
+    """The button that shows a game's board privately."""
+    return _view([ShowGameButton(game_id)])
 
 
 def answer_buttons(kind: str, game_id: int, ply: int) -> discord.ui.View:

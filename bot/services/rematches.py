@@ -15,6 +15,7 @@ from bot.services.computer import ComputerService, computer_seat
 from bot.services.errors import InvalidStateError, NotAllowedError, NotFoundError
 from bot.services.games import GameService, visible
 from bot.services.players import Player
+from bot.services.records import history_query
 from bot.services.results import GameView
 from bot.storage.repository import ChallengeRecord, GameRecord, Repository
 from rules import get_game
@@ -23,13 +24,13 @@ Rematch = ChallengeRecord | GameView
 """What a rematch led to: a challenge to the opponent, or a game against the computer."""
 
 
-class RematchPendingError(InvalidStateError):
-    """The opponent asked for the same rematch already: their challenge waits for an answer."""
+class RematchAskedError(InvalidStateError):
+    """The rematch was asked for already (by either player): its challenge waits."""
 
     def __init__(self, message: str, challenge: ChallengeRecord) -> None:
         super().__init__(message)
         self.challenge = challenge
-        """The opponent's open challenge."""
+        """The open challenge."""
 
 
 def rematch_offered(record: GameRecord) -> bool:
@@ -126,6 +127,16 @@ class RematchService:
             in_game_channel=False,
         )
 
+    async def latest(self, user_id: int, guild_id: int | None) -> int:
+        """The user's most recently finished game here (what a rematch without a game's
+        number means); `NotFoundError` when there is none."""
+        found = await self._repository.finished_games(
+            history_query(user_id, user_id, guild_id), limit=1
+        )
+        if not found:
+            raise NotFoundError("You have no finished game here; name one by its number.")
+        return found[0].record.id
+
     async def _refuse_if_asked(self, record: GameRecord, user_id: int, opponent: Player) -> None:
         """Refuse a rematch already asked for, by either player, where the game was played."""
         now = self._clock.now()
@@ -138,11 +149,12 @@ class RematchService:
             ):
                 continue
             if challenge.challenger_id == user_id:
-                raise InvalidStateError(
+                raise RematchAskedError(
                     f"You have asked {opponent.name} for a rematch already (challenge "
-                    f"#{challenge.id}); it waits for an answer."
+                    f"#{challenge.id}); it waits for an answer.",
+                    challenge,
                 )
-            raise RematchPendingError(
+            raise RematchAskedError(
                 f"{opponent.name} has asked you for a rematch already: accept challenge "
                 f"#{challenge.id}.",
                 challenge,

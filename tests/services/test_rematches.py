@@ -10,7 +10,7 @@ import pytest
 
 from bot.services.computer import computer_seat
 from bot.services.errors import InvalidStateError, NotAllowedError, NotFoundError
-from bot.services.rematches import RematchPendingError, rematch_offered
+from bot.services.rematches import RematchAskedError, rematch_offered
 from bot.services.results import GameView
 from bot.storage.repository import ChallengeRecord, ChallengeStatus
 from tests.services.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Env, play_any
@@ -86,17 +86,17 @@ async def test_asked_once_and_the_opponent_is_pointed_to_it(env: Env) -> None:
     game = await env.start()
     await env.services.games.resign(game.id, BOB.id)
     made = await challenge_of(env, game.id, ALICE)
-    with pytest.raises(InvalidStateError) as mine:
+    with pytest.raises(RematchAskedError) as mine:
         await env.services.rematches.rematch(game.id, ALICE, guild_id=GUILD)
     assert str(mine.value) == (
         f"You have asked bob for a rematch already (challenge #{made.id}); it waits for an answer."
     )
-    with pytest.raises(RematchPendingError) as theirs:
+    with pytest.raises(RematchAskedError) as theirs:
         await env.services.rematches.rematch(game.id, BOB, guild_id=GUILD)
     assert str(theirs.value) == (
         f"alice has asked you for a rematch already: accept challenge #{made.id}."
     )
-    assert theirs.value.challenge.id == made.id
+    assert mine.value.challenge.id == theirs.value.challenge.id == made.id
     assert len(await env.repo.open_challenges(user_id=ALICE.id)) == 1
     await env.services.challenges.decline(made.id, BOB.id)
     again = await challenge_of(env, game.id, BOB)
