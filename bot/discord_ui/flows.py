@@ -508,15 +508,21 @@ class Flows:
 
     # --- after the game ---
 
-    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
-        """Rematch: a challenge to the opponent, colours swapped, posted where the game was
-        played (as the answer when clicked there); against the computer, the new game at
-        once. A rematch asked for already is pointed to privately."""
+    async def rematch(self, interaction: discord.Interaction, game_id: int | None) -> None:
+        """Rematch and /rematch: a challenge to the opponent, colours swapped, posted where
+        the game was played (as the answer when asked there); against the computer, the
+        new game at once. A rematch asked for already is pointed to privately. Without
+        `game_id`, the game of this thread or the caller's latest finished game here."""
+        rematches = self.services.rematches
         reply = self.reply(interaction)
         try:
+            if game_id is None:
+                game_id = await rematches.latest(
+                    interaction.user.id, interaction.guild_id, interaction.channel_id
+                )
             with reply.collecting() as replying:
                 try:
-                    made = await self.services.rematches.rematch(
+                    made = await rematches.rematch(
                         game_id, player(interaction.user), guild_id=interaction.guild_id
                     )
                 except RematchAskedError as asked:

@@ -127,9 +127,14 @@ class RematchService:
             in_game_channel=False,
         )
 
-    async def latest(self, user_id: int, guild_id: int | None) -> int:
-        """The user's most recently finished game here (what a rematch without a game's
-        number means); `NotFoundError` when there is none."""
+    async def latest(self, user_id: int, guild_id: int | None, location: int | None = None) -> int:
+        """The game a rematch without a game's number means: the user's game in this
+        thread (`location`), else their most recently finished game here;
+        `NotFoundError` when there is none."""
+        if location is not None:
+            here = await self._repository.latest_game_at(location)
+            if here is not None and here.seat_of(user_id) is not None:
+                return here.id
         found = await self._repository.finished_games(
             history_query(user_id, user_id, guild_id), limit=1
         )

@@ -68,6 +68,7 @@ async def test_a_rematch_asked_for_and_accepted_across_restarts(
             "Clock: 3d per move.\nChallenge #2 expires "
         )
         assert alice in challenge.pinged
+        assert bot.gate is not None and await bot.gate.wait_idle(5)  # its message is recorded
         assert labels(challenge) == ["Accept", "Decline", "Cancel"]
         link = f"https://discord.com/channels/{fake_club.guild.id}/{thread.id}/{challenge.id}"
         text = await private_reply(fake, fake.click(bob, final, label="Rematch"))
@@ -75,6 +76,8 @@ async def test_a_rematch_asked_for_and_accepted_across_restarts(
             f"You have asked Alice for a rematch already (challenge #2); it waits for an "
             f"answer. {link}"
         )
+        text = await private_reply(fake, fake.slash(alice, thread, "rematch"))  # this game
+        assert text == f"Bob has asked you for a rematch already: accept challenge #2. {link}"
         text = await private_reply(fake, fake.click(alice, final, label="Rematch"))
         assert text == f"Bob has asked you for a rematch already: accept challenge #2. {link}"
         assert len(await bot.services.repository.open_challenges(user_id=alice.id)) == 1
@@ -92,6 +95,44 @@ async def test_a_rematch_asked_for_and_accepted_across_restarts(
         assert record.rated and record.time_control == "3d" and record.thread_id == second.id
         text = await private_reply(fake, fake.click(alice, final, label="Rematch"))
         assert text == "The rematch of game #1 is being played already: game #2."
+
+
+async def test_a_rematch_asked_for_elsewhere_is_posted_in_the_game_thread(
+    fake_club: FakeClub, tmp_path: Path
+) -> None:
+    """Rematch under a finished game's /board in another channel: the challenge goes to the
+    game's thread, the click gets a private link to it; an imported game's /board has no
+    Rematch."""
+    fake, alice, bob = fake_club.fake, fake_club.alice, fake_club.bob
+    guild = fake_club.guild.id
+    async with running(fake, tmp_path / "t.sqlite3") as bot:
+        _, thread = await challenge_and_accept(fake_club, {"game": "groups", "colour": "white"})
+        await (await fake.slash(alice, thread, "resign")).response()
+        shown = await (await fake.slash(bob, fake_club.channel, "board", {"game": 1})).response()
+        assert shown.message is not None and not shown.ephemeral
+        assert labels(shown.message) == ["Rematch"]
+        clicked = fake.click(bob, shown.message, label="Rematch")
+        text = await private_reply(fake, clicked)
+        challenge = thread.messages[-1]
+        assert (
+            text
+            == f"Rematch asked for: https://discord.com/channels/{guild}/{thread.id}/{challenge.id}"
+        )
+        assert challenge.content.startswith(
+            f"**Rematch** of game #1, colours swapped.\n{bob.mention} challenges {alice.mention}"
+        )
+        assert alice in challenge.pinged and labels(challenge) == ["Accept", "Decline", "Cancel"]
+        [stored] = await bot.services.repository.open_challenges(user_id=bob.id)
+        assert (stored.channel_id, stored.challenger_seat) == (thread.id, 0)
+
+        export = await bot.services.records.export_of(await bot.services.games.record(1))
+        record = export.file("json")
+        assert record is not None
+        imported = await bot.services.records.import_record(record.content, guild_id=guild)
+        board = await (
+            await fake.slash(bob, fake_club.channel, "board", {"game": imported.id})
+        ).response()
+        assert board.message is not None and board.message.buttons() == []
 
 
 async def test_no_rematch_for_tournament_games(fake_club: FakeClub, tmp_path: Path) -> None:
