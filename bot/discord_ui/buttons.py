@@ -187,33 +187,6 @@ class QuickMoveButton(
         )
 
 
-class ResignConfirmButton(discord.ui.DynamicItem[Button], template=rf"{PREFIX}:rs:(?P<id>\d+)"):
-    """ "Yes, resign", shown privately after Resign was clicked."""
-
-    def __init__(self, game_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Yes, resign",
-                style=discord.ButtonStyle.danger,
-                custom_id=f"{PREFIX}:rs:{game_id}",
-            )
-        )
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> Self:
-        """Rebuild the button from a clicked id."""
-        return cls(int(match["id"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        """Hand the click to the bot."""
-        await guarded(
-            interaction, lambda: flows(interaction).confirm_resign(interaction, self.game_id)
-        )
-
-
 class AnswerButton(
     discord.ui.DynamicItem[Button],
     template=rf"{PREFIX}:(?P<kind>dr|ud):(?P<id>\d+):(?P<ply>\d+):(?P<answer>y|n)",
@@ -255,17 +228,29 @@ class AnswerButton(
         await guarded(interaction, lambda: answer(interaction, self.game_id, self.ply, self.accept))
 
 
-class RematchButton(discord.ui.DynamicItem[Button], template=rf"{PREFIX}:rm:(?P<id>\d+)"):
-    """Rematch, under the final board of a game."""
+class OneGameButton(
+    discord.ui.DynamicItem[Button], template=rf"{PREFIX}:(?P<kind>rs|rm|sg):(?P<id>\d+)"
+):
+    """A button about one game: "Yes, resign" (`rs`, shown privately after Resign),
+    Rematch (`rm`, under a final board), "Show game #12" (`sg`, the next game offered
+    privately after a turn)."""
 
-    def __init__(self, game_id: int) -> None:
+    STYLES: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
+        "rs": ("Yes, resign", discord.ButtonStyle.danger),
+        "rm": ("Rematch", discord.ButtonStyle.primary),
+        "sg": ("Show game #{game}", discord.ButtonStyle.primary),
+    }
+
+    def __init__(self, kind: str, game_id: int) -> None:
+        label, style = self.STYLES[kind]
         super().__init__(
             discord.ui.Button(
-                label="Rematch",
-                style=discord.ButtonStyle.primary,
-                custom_id=f"{PREFIX}:rm:{game_id}",
+                label=label.format(game=game_id),
+                style=style,
+                custom_id=f"{PREFIX}:{kind}:{game_id}",
             )
         )
+        self.kind = kind
         self.game_id = game_id
 
     @classmethod
@@ -273,46 +258,26 @@ class RematchButton(discord.ui.DynamicItem[Button], template=rf"{PREFIX}:rm:(?P<
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
         """Rebuild the button from a clicked id."""
-        return cls(int(match["id"]))
+        return cls(match["kind"], int(match["id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the bot."""
-        await guarded(interaction, lambda: flows(interaction).rematch(interaction, self.game_id))
-
-
-class ShowGameButton(discord.ui.DynamicItem[Button], template=rf"{PREFIX}:sg:(?P<id>\d+)"):
-    """Show a game's board privately: the next game offered after a turn."""
-
-    def __init__(self, game_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=f"Show game #{game_id}",
-                style=discord.ButtonStyle.primary,
-                custom_id=f"{PREFIX}:sg:{game_id}",
-            )
-        )
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> Self:
-        """Rebuild the button from a clicked id."""
-        return cls(int(match["id"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        """Hand the click to the bot."""
-        await guarded(interaction, lambda: flows(interaction).show_game(interaction, self.game_id))
+        handler = flows(interaction)
+        actions = {
+            "rs": handler.confirm_resign,
+            "rm": handler.rematch,
+            "sg": handler.show_game,
+        }
+        action = actions[self.kind]
+        await guarded(interaction, lambda: action(interaction, self.game_id))
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ChallengeButton,
     GameButton,
     QuickMoveButton,
-    ResignConfirmButton,
     AnswerButton,
-    RematchButton,
-    ShowGameButton,
+    OneGameButton,
 )
 """Every persistent button class; the bot registers them at start-up."""
 
@@ -404,7 +369,7 @@ def board_buttons(view: GameView, *, rematch: bool = True) -> discord.ui.View | 
     finished game's board, Rematch (unless `rematch` is False, or it was a tournament's)."""
     if view.outcome is not None:
         if rematch and rematch_offered(view.record):
-            return _view([RematchButton(view.id)])
+            return _view([OneGameButton("rm", view.id)])
         return None
     game_id = view.id
     first: list[discord.ui.Item[Any]] = [GameButton(game_id, "move")]
@@ -441,7 +406,7 @@ def challenge_buttons(challenge: ChallengeRecord, *, disabled: bool = False) -> 
 
 def show_game_buttons(game_id: int) -> discord.ui.View:
     """The button that shows a game's board privately."""
-    return _view([ShowGameButton(game_id)])
+    return _view([OneGameButton("sg", game_id)])
 
 
 def answer_buttons(kind: str, game_id: int, ply: int) -> discord.ui.View:
@@ -451,4 +416,4 @@ def answer_buttons(kind: str, game_id: int, ply: int) -> discord.ui.View:
 
 def resign_confirmation(game_id: int) -> discord.ui.View:
     """The private "Yes, resign" button."""
-    return _view([ResignConfirmButton(game_id)])
+    return _view([OneGameButton("rs", game_id)])

@@ -10,7 +10,7 @@ import discord
 
 from bot.client import TabulaBot
 from bot.config import Settings
-from bot.discord_ui.buttons import RematchButton
+from bot.discord_ui.buttons import OneGameButton
 from bot.services.clock import ManualClock
 from bot.services.players import Player
 from bot.services.tournaments import Member
@@ -157,7 +157,7 @@ async def test_no_rematch_for_tournament_games(fake_club: FakeClub, tmp_path: Pa
         final = (await (await fake.slash(first, thread, "resign")).response()).message
         assert final is not None and "resigned" in final.content and final.buttons() == []
         view = discord.ui.View(timeout=None)
-        view.add_item(RematchButton(1))
+        view.add_item(OneGameButton("rm", 1))
         old = await bot.get_partial_messageable(thread.id).send("An old final board", view=view)
         text = await private_reply(fake, fake.click(alice, fake.messages[old.id], label="Rematch"))
         assert text == (
