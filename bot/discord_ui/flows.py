@@ -548,10 +548,10 @@ class Flows:
             f"**Rematch** of game #{game_id}, colours swapped.\n{challenge_text(challenge, STYLE)}"
         )
         payload: Payload = {"content": text, "view": challenge_buttons(challenge)}
-        message_id = None
+        sent, message_id = False, None
         if reply.interaction.channel_id == challenge.channel_id:
-            message_id = await reply.send_public(payload)
-        if message_id is None:
+            sent, message_id = await reply.send_public(payload)
+        if not sent:
             channel = self.client.get_partial_messageable(challenge.channel_id)
             try:
                 message = await channel.send(**payload)
@@ -561,4 +561,5 @@ class Flows:
             message_id = message.id
             link = message_link(challenge.guild_id, challenge.channel_id, message_id)
             await reply.private(f"Rematch asked for: {link}")
-        await self.services.challenges.attach_message(challenge.id, message_id)
+        if message_id is not None:
+            await self.services.challenges.attach_message(challenge.id, message_id)

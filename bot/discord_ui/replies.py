@@ -84,10 +84,13 @@ class Reply:
         async with self._lock:
             return await self._send(payload, ephemeral)
 
-    async def send_public(self, payload: Payload) -> int | None:
-        """Answer publicly; None (nothing sent) once the answer was deferred privately."""
+    async def send_public(self, payload: Payload) -> tuple[bool, int | None]:
+        """Answer publicly, unless the answer was deferred privately: whether it was sent,
+        and the message's id if known."""
         async with self._lock:
-            return None if self.deferred else await self._send(payload, False)
+            if self.deferred:
+                return False, None
+            return True, await self._send(payload, False)
 
     async def _send(self, payload: Payload, ephemeral: bool) -> int | None:
         self._timer.cancel()

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import discord
+import pytest
 
 from bot.client import TabulaBot
 from bot.config import Settings
@@ -98,16 +99,17 @@ async def test_a_rematch_asked_for_and_accepted_across_restarts(
 
 
 async def test_a_rematch_asked_for_elsewhere_is_posted_in_the_game_thread(
-    fake_club: FakeClub, tmp_path: Path
+    fake_club: FakeClub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Rematch under a finished game's /board in another channel: the challenge goes to the
-    game's thread, the click gets a private link to it; an imported game's /board has no
-    Rematch."""
+    game's thread, the click gets a private link to it; so too when the answer in the
+    thread was deferred (privately). An imported game's /board has no Rematch."""
     fake, alice, bob = fake_club.fake, fake_club.alice, fake_club.bob
     guild = fake_club.guild.id
     async with running(fake, tmp_path / "t.sqlite3") as bot:
         _, thread = await challenge_and_accept(fake_club, {"game": "groups", "colour": "white"})
-        await (await fake.slash(alice, thread, "resign")).response()
+        final = (await (await fake.slash(alice, thread, "resign")).response()).message
+        assert final is not None
         shown = await (await fake.slash(bob, fake_club.channel, "board", {"game": 1})).response()
         assert shown.message is not None and not shown.ephemeral
         assert labels(shown.message) == ["Rematch"]
@@ -124,6 +126,23 @@ async def test_a_rematch_asked_for_elsewhere_is_posted_in_the_game_thread(
         assert alice in challenge.pinged and labels(challenge) == ["Accept", "Decline", "Cancel"]
         [stored] = await bot.services.repository.open_challenges(user_id=bob.id)
         assert (stored.channel_id, stored.challenger_seat) == (thread.id, 0)
+
+        assert (await (await fake.click(alice, challenge, label="Decline")).response()).type == 7
+        monkeypatch.setattr("bot.discord_ui.replies.DEFER_AFTER", 0.0)  # every answer is "late"
+        late = await fake.click(alice, final, label="Rematch")
+        assert (await late.response()).type == 5
+        (pointer,) = await late.followups()
+        again = thread.messages[-1]
+        assert again.content.startswith(
+            f"**Rematch** of game #1, colours swapped.\n{alice.mention}"
+        )
+        assert pointer.ephemeral and pointer.content == (
+            f"Rematch asked for: https://discord.com/channels/{guild}/{thread.id}/{again.id}"
+        )
+        assert [m for m in thread.messages if " challenges " in m.content] == [
+            challenge, again,
+        ]  # fmt: skip
+        monkeypatch.undo()
 
         export = await bot.services.records.export_of(await bot.services.games.record(1))
         record = export.file("json")
