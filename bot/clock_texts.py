@@ -215,6 +215,21 @@ def digest_text(notice: DigestNotice, style: Style) -> str:
     return f"{first}\n… and {count - shown} more: /games lists them all."
 
 
+def next_game_text(games: Sequence[Waiting], user_id: int, style: Style) -> str:
+    """After a turn: the most urgent other game waiting for the player's move (the first
+    of `games`), and how many more wait."""
+    record = games[0].record
+    text = (
+        f"Next: your move in {_title(record)} vs {_opponent(record, user_id)}, "
+        f"{_time_left(games[0].left, games[0].deadline, style)} · {style.game_link(record)}"
+    )
+    more = len(games) - 1
+    if more:
+        waits = "games wait" if more != 1 else "game waits"
+        text += f"\n{more} more {waits} for you: /games lists them."
+    return text
+
+
 def _waiting_line(waiting: Waiting, user_id: int, style: Style) -> str:
     record = waiting.record
     return (

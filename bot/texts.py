@@ -207,6 +207,7 @@ HELP_COMMANDS = (
     ("/resign [game]", "give up the game"),
     ("/draw [game]", "offer a draw (or accept the opponent's offer)"),
     ("/undo [game]", "ask to take back your last turn"),
+    ("/rematch [game]", "the same game again, colours swapped (also the final board's button)"),
     ("/games", "your games in progress, most urgent first, with the time left"),
     ("/history [user] [game]", "finished games, newest first, each one ready to export"),
     ("/export [game]", "a game's record as files: JSON, SGF (Stones) and text"),

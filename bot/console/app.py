@@ -20,6 +20,7 @@ from typing import TextIO
 from bot.ai import DEFAULT_SECONDS
 from bot.clock_texts import (
     dashboard_text,
+    next_game_text,
     settings_text,
     vacation_change_text,
     vacation_status_text,
@@ -34,6 +35,7 @@ from bot.refusals import refusal_text, shorten
 from bot.rulebook import page_path
 from bot.services.background import Background
 from bot.services.clock import Clock, ManualClock
+from bot.services.computer import computer_seat
 from bot.services.computer_runner import TurnRunner
 from bot.services.container import Services
 from bot.services.durations import format_duration, parse_duration
@@ -47,6 +49,7 @@ from bot.texts import (
     board_caption,
     challenge_text,
     closed_reason,
+    game_title,
     rules_text,
 )
 from rules import GameError, get_game, list_games
@@ -125,6 +128,7 @@ class ConsoleApp:
             "resign": self.resign,
             "draw": self.draw,
             "undo": self.undo,
+            "rematch": self.rematch,
             "games": self.games,
             "history": self.records.history,
             "export": self.records.export,
@@ -333,12 +337,16 @@ class ConsoleApp:
             rated=rated,
             time_control=time,
         )
+        self._show_challenge(challenge)
+
+    def _show_challenge(self, challenge: ChallengeRecord) -> None:
+        """Print a challenge, with how to answer it here."""
         self.say(challenge_text(challenge, self.style))
-        if opponent is not None:
-            hint = f"answer with `{opponent.name}> /accept {challenge.id}` or /decline"
+        if challenge.opponent_id is not None:
+            hint = f"answer with `{challenge.opponent_name}> /accept {challenge.id}` or /decline"
         else:
             hint = f"anyone else may answer with `name> /accept {challenge.id}`"
-        self.say(f"({hint}; {user.name} can /cancel)")
+        self.say(f"({hint}; {challenge.challenger_name} can /cancel)")
 
     async def accept(self, user: Player, args: list[str]) -> None:
         """/accept [challenge]."""
@@ -383,6 +391,11 @@ class ConsoleApp:
             info = result.view.turn_info() or "your turn goes on"
             caption = f"You played {result.move.notation} (move {result.move.ply}); {info}."
             await self.show_board(result.view, caption, to=user)
+            return
+        waiting = await self.services.notifications.next_games(user.id, target)
+        if waiting:
+            await self.services.dispatcher.drain()  # the board first, as on Discord
+            self.private(user, next_game_text(waiting, user.id, self.style))
 
     async def board(self, user: Player, args: list[str]) -> None:
         """/board [game]."""
@@ -433,6 +446,28 @@ class ConsoleApp:
         if result.status is UndoStatus.APPLIED and not result.allowed:
             caption = f"Taken back: {result.notation}. Your turn starts again."
             await self.show_board(result.view, caption, to=user)
+
+    async def rematch(self, user: Player, args: list[str]) -> None:
+        """/rematch [game]: the same game again, colours swapped (default: the latest)."""
+        game_id, rest = self._split_game_id(args)
+        if rest:
+            raise ServiceError("Write /rematch, or /rematch #12 for another game than your last.")
+        rematches = self.services.rematches
+        if game_id is None:
+            game_id = await rematches.latest(user.id, CONSOLE_GUILD)
+        made = await rematches.rematch(game_id, user, guild_id=CONSOLE_GUILD)
+        if isinstance(made, GameView):
+            seat = computer_seat(made.record)
+            opponent = made.name(seat) if seat is not None else "the computer"
+            title = game_title(made.game, made.record.options)
+            self.say(
+                f"{user.name} plays {title} against {opponent} again, colours swapped: "
+                f"game #{made.id}."
+            )
+            self.computer.begin(made.id)
+            return
+        self.say(f"Rematch of game #{game_id}, colours swapped.")
+        self._show_challenge(made)
 
     async def games(self, user: Player, args: list[str]) -> None:
         """/games: the user's games in progress, most urgent first."""

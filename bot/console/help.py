@@ -18,6 +18,10 @@ CONSOLE_COMMANDS = (
     ("/resign [#game]", "give up the game"),
     ("/draw [#game], /draw accept|decline", "offer a draw, or answer the opponent's offer"),
     ("/undo [#game], /undo accept|decline", "ask to take back your last turn, or answer"),
+    (
+        "/rematch [#game]",
+        "the same game again with the colours swapped (default: your latest finished game)",
+    ),
     ("/games", "your games in progress, most urgent first"),
     ("/history [@user] [GAME] [page=N]", "finished games, newest first"),
     (

@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Protocol, Self, cast
 import discord
 
 from bot.discord_ui.errors import guarded
+from bot.services.rematches import rematch_offered
 from bot.services.results import GameView
 from bot.storage.repository import ChallengeRecord
 from rules import GameError
@@ -59,6 +60,12 @@ class Flows(Protocol):
         self, interaction: discord.Interaction, game_id: int, ply: int, accept: bool
     ) -> None:
         """Approve or refuse a request to take back moves made at `ply`."""
+
+    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Ask for a rematch of a finished game."""
+
+    async def show_game(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Show a game's board privately (the next game waiting for the player)."""
 
 
 class HasFlows(Protocol):
@@ -180,33 +187,6 @@ class QuickMoveButton(
         )
 
 
-class ResignConfirmButton(discord.ui.DynamicItem[Button], template=rf"{PREFIX}:rs:(?P<id>\d+)"):
-    """ "Yes, resign", shown privately after Resign was clicked."""
-
-    def __init__(self, game_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Yes, resign",
-                style=discord.ButtonStyle.danger,
-                custom_id=f"{PREFIX}:rs:{game_id}",
-            )
-        )
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> Self:
-        """Rebuild the button from a clicked id."""
-        return cls(int(match["id"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        """Hand the click to the bot."""
-        await guarded(
-            interaction, lambda: flows(interaction).confirm_resign(interaction, self.game_id)
-        )
-
-
 class AnswerButton(
     discord.ui.DynamicItem[Button],
     template=rf"{PREFIX}:(?P<kind>dr|ud):(?P<id>\d+):(?P<ply>\d+):(?P<answer>y|n)",
@@ -248,12 +228,56 @@ class AnswerButton(
         await guarded(interaction, lambda: answer(interaction, self.game_id, self.ply, self.accept))
 
 
+class OneGameButton(
+    discord.ui.DynamicItem[Button], template=rf"{PREFIX}:(?P<kind>rs|rm|sg):(?P<id>\d+)"
+):
+    """A button about one game: "Yes, resign" (`rs`, shown privately after Resign),
+    Rematch (`rm`, under a final board), "Show game #12" (`sg`, the next game offered
+    privately after a turn)."""
+
+    STYLES: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
+        "rs": ("Yes, resign", discord.ButtonStyle.danger),
+        "rm": ("Rematch", discord.ButtonStyle.primary),
+        "sg": ("Show game #{game}", discord.ButtonStyle.primary),
+    }
+
+    def __init__(self, kind: str, game_id: int) -> None:
+        label, style = self.STYLES[kind]
+        super().__init__(
+            discord.ui.Button(
+                label=label.format(game=game_id),
+                style=style,
+                custom_id=f"{PREFIX}:{kind}:{game_id}",
+            )
+        )
+        self.kind = kind
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        """Rebuild the button from a clicked id."""
+        return cls(match["kind"], int(match["id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the click to the bot."""
+        handler = flows(interaction)
+        actions = {
+            "rs": handler.confirm_resign,
+            "rm": handler.rematch,
+            "sg": handler.show_game,
+        }
+        action = actions[self.kind]
+        await guarded(interaction, lambda: action(interaction, self.game_id))
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ChallengeButton,
     GameButton,
     QuickMoveButton,
-    ResignConfirmButton,
     AnswerButton,
+    OneGameButton,
 )
 """Every persistent button class; the bot registers them at start-up."""
 
@@ -340,9 +364,12 @@ def legal_quick_moves(view: GameView) -> list[str]:
     return legal
 
 
-def board_buttons(view: GameView) -> discord.ui.View | None:
-    """The buttons under a board: Move and quick moves; Offer draw, Undo, Resign."""
+def board_buttons(view: GameView, *, rematch: bool = True) -> discord.ui.View | None:
+    """The buttons under a board: Move and quick moves; Offer draw, Undo, Resign. Under a
+    finished game's board, Rematch (unless `rematch` is False, or it was a tournament's)."""
     if view.outcome is not None:
+        if rematch and rematch_offered(view.record):
+            return _view([OneGameButton("rm", view.id)])
         return None
     game_id = view.id
     first: list[discord.ui.Item[Any]] = [GameButton(game_id, "move")]
@@ -377,6 +404,11 @@ def challenge_buttons(challenge: ChallengeRecord, *, disabled: bool = False) -> 
     return _view(buttons)
 
 
+def show_game_buttons(game_id: int) -> discord.ui.View:
+    """The button that shows a game's board privately."""
+    return _view([OneGameButton("sg", game_id)])
+
+
 def answer_buttons(kind: str, game_id: int, ply: int) -> discord.ui.View:
     """Accept/Decline for a draw offer (`dr`) or Allow/Refuse for an undo request (`ud`)."""
     return _view([AnswerButton(kind, game_id, ply, answer) for answer in ("y", "n")])
@@ -384,4 +416,4 @@ def answer_buttons(kind: str, game_id: int, ply: int) -> discord.ui.View:
 
 def resign_confirmation(game_id: int) -> discord.ui.View:
     """The private "Yes, resign" button."""
-    return _view([ResignConfirmButton(game_id)])
+    return _view([OneGameButton("rs", game_id)])

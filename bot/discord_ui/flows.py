@@ -16,27 +16,31 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
+from bot.clock_texts import next_game_text
 from bot.discord_ui.answers import DEFER_AFTER, Payload, player
 from bot.discord_ui.buttons import (
     MoveForm,
     board_buttons,
     challenge_buttons,
     resign_confirmation,
+    show_game_buttons,
     turn_buttons,
 )
 from bot.discord_ui.context import DiscordContext
 from bot.discord_ui.errors import NEEDED
 from bot.discord_ui.payloads import Payloads
 from bot.discord_ui.replies import Reply
-from bot.discord_ui.style import STYLE
+from bot.discord_ui.style import STYLE, message_link
 from bot.discord_ui.tournaments import TournamentFlows
 from bot.services.announcements import Kind
 from bot.services.computer import computer_seat
 from bot.services.container import Services
-from bot.services.errors import InvalidInputError
+from bot.services.errors import InvalidInputError, InvalidStateError
+from bot.services.games import visible
 from bot.services.outbox import Replying
-from bot.services.results import MoveResult, UndoStatus
-from bot.storage.repository import Announcement, AnnouncementStatus
+from bot.services.rematches import RematchAskedError
+from bot.services.results import GameView, MoveResult, UndoStatus
+from bot.storage.repository import Announcement, AnnouncementStatus, ChallengeRecord
 from bot.texts import board_caption, challenge_text, game_title, header
 
 log = logging.getLogger(__name__)
@@ -242,19 +246,35 @@ class Flows:
                     level=level,
                     colour=colour,
                 )
-            seat = computer_seat(view.record)
-            assert seat is not None
+            await self.computer_started(reply, view, replying)
+        finally:
+            reply.close()
+
+    async def computer_started(
+        self, reply: Reply, view: GameView, replying: Replying, *, again: bool = False
+    ) -> None:
+        """Say that a game against the computer began (`again`: a rematch), open its thread
+        and post its first board; only then let the computer think (so its opening move
+        comes after)."""
+        interaction = reply.interaction
+        seat = computer_seat(view.record)
+        assert seat is not None
+        title = game_title(view.game, view.record.options)
+        text = (
+            f"{interaction.user.mention} plays {title} against {view.name(seat)}, game #{view.id}."
+        )
+        if again:
             text = (
-                f"{interaction.user.mention} plays {game_title(view.game, view.record.options)} "
-                f"against {view.name(seat)}, game #{view.id}."
+                f"{interaction.user.mention} plays {title} against {view.name(seat)} again, "
+                f"colours swapped: game #{view.id}."
             )
+        try:
             await reply.send({"content": text})
             location = await self.open_game(reply, view.id, replying)
             if location is not None and location != interaction.channel_id:
                 await interaction.edit_original_response(content=f"{text}\nPlay in <#{location}>.")
         finally:
-            reply.close()
-        computer.begin(view.id)
+            self.services.computer.begin(view.id)
 
     # --- moves ---
 
@@ -271,8 +291,27 @@ class Flows:
                 found = await games.find(user, location, game_id, guild_id=guild_id, for_move=True)
                 result = await games.play(found.id, user, notation)
             await self.announce_move(reply, result, replying)
+            if result.turn_complete:
+                await self.offer_next_game(reply, result.view.id)
         finally:
             reply.close()
+
+    async def offer_next_game(self, reply: Reply, game_id: int) -> None:
+        """After a completed turn in `game_id`: privately, the most urgent other game
+        waiting for the player's move, with a link and (when it can be shown here) a
+        button that shows its board. The move is played whatever happens here."""
+        interaction = reply.interaction
+        user = interaction.user.id
+        try:
+            waiting = await self.services.notifications.next_games(user, game_id)
+            if not waiting:
+                return
+            payload: Payload = {"content": next_game_text(waiting, user, STYLE)}
+            if visible(waiting[0].record, user, interaction.guild_id):
+                payload["view"] = show_game_buttons(waiting[0].record.id)
+            await reply.send(payload, ephemeral=True)
+        except Exception:
+            log.exception("could not offer the next game after game %s", game_id)
 
     async def announce_move(self, reply: Reply, result: MoveResult, replying: Replying) -> None:
         """A completed turn is posted publicly; a move inside a turn is previewed privately."""
@@ -292,8 +331,11 @@ class Flows:
         """A quick-move button: the same as typing the move."""
         await self.move(interaction, game_id, move)
 
-    async def board(self, interaction: discord.Interaction, game_id: int | None) -> None:
-        """/board: the current position, publicly, with the buttons."""
+    async def board(
+        self, interaction: discord.Interaction, game_id: int | None, *, private: bool = False
+    ) -> None:
+        """/board: the current position, publicly (or `private`ly), with the buttons; a
+        finished game's with Rematch (not an imported game's: it was not played here)."""
         games = self.services.games
         reply = self.reply(interaction)
         try:
@@ -304,12 +346,18 @@ class Flows:
                 guild_id=interaction.guild_id,
             )
             view = await games.view_of(record)
-            payload = await self.payloads.board(
-                view, board_caption(view, STYLE), buttons=board_buttons(view)
+            imported = not record.is_active and (
+                await self.services.repository.import_mark(record.id) is not None
             )
-            await reply.send(payload)
+            buttons = board_buttons(view, rematch=not imported)
+            payload = await self.payloads.board(view, board_caption(view, STYLE), buttons=buttons)
+            await reply.send(payload, ephemeral=private)
         finally:
             reply.close()
+
+    async def show_game(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The next game's button: that game's board, privately, with its buttons."""
+        await self.board(interaction, game_id, private=True)
 
     async def game_button(
         self, interaction: discord.Interaction, game_id: int, action: str
@@ -457,3 +505,61 @@ class Flows:
             await reply.announce(replying, self.compose)
         finally:
             reply.close()
+
+    # --- after the game ---
+
+    async def rematch(self, interaction: discord.Interaction, game_id: int | None) -> None:
+        """Rematch and /rematch: a challenge to the opponent, colours swapped, posted where
+        the game was played (as the answer when asked there); against the computer, the
+        new game at once. A rematch asked for already is pointed to privately. Without
+        `game_id`, the game of this thread or the caller's latest finished game here."""
+        rematches = self.services.rematches
+        reply = self.reply(interaction)
+        try:
+            if game_id is None:
+                game_id = await rematches.latest(
+                    interaction.user.id, interaction.guild_id, interaction.channel_id
+                )
+            with reply.collecting() as replying:
+                try:
+                    made = await rematches.rematch(
+                        game_id, player(interaction.user), guild_id=interaction.guild_id
+                    )
+                except RematchAskedError as asked:
+                    challenge = asked.challenge
+                    if challenge.message_id is None:
+                        raise
+                    link = message_link(
+                        challenge.guild_id, challenge.channel_id, challenge.message_id
+                    )
+                    raise InvalidStateError(f"{asked} {link}") from None
+            if isinstance(made, GameView):
+                await self.computer_started(reply, made, replying, again=True)
+                return
+            await self.post_rematch(reply, made, game_id)
+        finally:
+            reply.close()
+
+    async def post_rematch(self, reply: Reply, challenge: ChallengeRecord, game_id: int) -> None:
+        """Show a rematch's challenge (with its buttons) where the game was played: as the
+        click's answer when it came from there, else posted there, with a private pointer.
+        A challenge that cannot be shown is withdrawn."""
+        text = (
+            f"**Rematch** of game #{game_id}, colours swapped.\n{challenge_text(challenge, STYLE)}"
+        )
+        payload: Payload = {"content": text, "view": challenge_buttons(challenge)}
+        sent, message_id = False, None
+        if reply.interaction.channel_id == challenge.channel_id:
+            sent, message_id = await reply.send_public(payload)
+        if not sent:
+            channel = self.client.get_partial_messageable(challenge.channel_id)
+            try:
+                message = await channel.send(**payload)
+            except discord.HTTPException:
+                await self.services.challenges.cancel(challenge.id, challenge.challenger_id)
+                raise
+            message_id = message.id
+            link = message_link(challenge.guild_id, challenge.channel_id, message_id)
+            await reply.private(f"Rematch asked for: {link}")
+        if message_id is not None:
+            await self.services.challenges.attach_message(challenge.id, message_id)

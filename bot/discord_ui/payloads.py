@@ -94,17 +94,19 @@ class Payloads:
         return await self.undone(notice)
 
     async def move(self, notice: MoveNotice) -> Payload:
-        """The board after a completed turn."""
+        """The board after a completed turn (the final board, with Rematch, after the last)."""
         view = notice.view
         return await self.board(view, move_caption(notice, STYLE), buttons=board_buttons(view))
 
     async def end(self, notice: EndNotice) -> Payload:
-        """The final board of a game that ended without a move."""
-        return await self.board(notice.view, end_caption(notice.view, STYLE), buttons=None)
+        """The final board of a game that ended without a move (with Rematch)."""
+        view = notice.view
+        return await self.board(view, end_caption(view, STYLE), buttons=board_buttons(view))
 
     async def timeout(self, notice: TimeoutNotice) -> Payload:
-        """The final board of a game lost on time, mentioning both players."""
-        return await self.board(notice.view, timeout_text(notice, STYLE), buttons=None)
+        """The final board of a game lost on time, mentioning both players (with Rematch)."""
+        view = notice.view
+        return await self.board(view, timeout_text(notice, STYLE), buttons=board_buttons(view))
 
     async def start(self, notice: StartNotice) -> Payload:
         """The first board of a game, calling both players."""

@@ -45,6 +45,8 @@ DMS_CLOSED = 50007
 TEXT_CHANNEL, ANNOUNCEMENT_CHANNEL = 0, 5
 THREAD_TYPES = {TEXT_CHANNEL: 11, ANNOUNCEMENT_CHANNEL: 10}
 """The thread type each kind of channel holds (public threads, announcement threads)."""
+THREADS = frozenset({10, 11, 12})
+"""The kinds of threads: announcement, public, private."""
 
 
 def nonce(ticket: Ticket, part: int | None = None) -> str:
@@ -169,25 +171,35 @@ class Poster:
 
     # --- threads ---
 
-    async def channel_type(self, channel_id: int) -> int | None:
-        """The kind of a channel (0 text, 5 announcement, 11 thread, ...), None if gone."""
-        kind = getattr(self.client.get_channel(channel_id), "type", None)
+    async def channel_type(self, channel_id: int) -> tuple[int, int | None] | None:
+        """The kind of a channel (0 text, 5 announcement, 11 thread, ...) and, for a
+        thread, the channel it is in; None if it is gone."""
+        channel = self.client.get_channel(channel_id)
+        kind = getattr(channel, "type", None)
         if isinstance(kind, discord.ChannelType):
-            return int(kind.value)
+            parent = getattr(channel, "parent_id", None) if kind.value in THREADS else None
+            return int(kind.value), parent
         try:
             data = await self.client.http.get_channel(channel_id)
         except discord.HTTPException as error:
             log.info("channel %s cannot be read: %s", channel_id, error)
             return None
-        return int(data["type"])
+        kind = int(data["type"])
+        parent = str(data.get("parent_id") or "") if kind in THREADS else ""
+        return kind, int(parent) if parent else None
 
     async def thread(
         self, guild_id: int, parent_id: int, name: str, ticket: Ticket, reason: str
     ) -> int | None:
         """A thread named `name` in `parent_id`: found (an earlier attempt made it) or
-        created; None when the channel holds no threads or the bot may not open one."""
-        kind = await self.channel_type(parent_id)
-        thread_type = THREAD_TYPES.get(kind) if kind is not None else None
+        created; None when the channel holds no threads or the bot may not open one.
+        When `parent_id` is a thread itself (a rematch asked for in the thread of the game
+        before), the new thread opens beside it, in the same channel."""
+        channel = await self.channel_type(parent_id)
+        if channel is not None and channel[1] is not None:
+            parent_id = channel[1]
+            channel = await self.channel_type(parent_id)
+        thread_type = THREAD_TYPES.get(channel[0]) if channel is not None else None
         if thread_type is None:
             return None
         if ticket.attempts > 1:

@@ -82,15 +82,26 @@ class Reply:
     async def send(self, payload: Payload, *, ephemeral: bool = False) -> int | None:
         """Answer (or follow up); private once deferred. The message's id, if known."""
         async with self._lock:
-            self._timer.cancel()
-            response = self.interaction.response
-            if response.is_done():
-                sent = await self.interaction.followup.send(
-                    **payload, ephemeral=ephemeral or self.deferred, wait=True
-                )
-                return sent.id
-            callback = await response.send_message(**payload, ephemeral=ephemeral)
-            return callback.message_id
+            return await self._send(payload, ephemeral)
+
+    async def send_public(self, payload: Payload) -> tuple[bool, int | None]:
+        """Answer publicly, unless the answer was deferred privately: whether it was sent,
+        and the message's id if known."""
+        async with self._lock:
+            if self.deferred:
+                return False, None
+            return True, await self._send(payload, False)
+
+    async def _send(self, payload: Payload, ephemeral: bool) -> int | None:
+        self._timer.cancel()
+        response = self.interaction.response
+        if response.is_done():
+            sent = await self.interaction.followup.send(
+                **payload, ephemeral=ephemeral or self.deferred, wait=True
+            )
+            return sent.id
+        callback = await response.send_message(**payload, ephemeral=ephemeral)
+        return callback.message_id
 
     async def update(self, payload: Payload) -> int | None:
         """Edit the message the clicked component is on (the answer to a click)."""

@@ -27,3 +27,9 @@ class DiscordStyle:
 
 
 STYLE = DiscordStyle()
+
+
+def message_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
+    """A jump link to a message."""
+    guild = guild_id if guild_id is not None else "@me"
+    return f"https://discord.com/channels/{guild}/{channel_id}/{message_id}"

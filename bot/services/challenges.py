@@ -95,11 +95,14 @@ class ChallengeService:
         colour: str = "random",
         rated: bool = True,
         time_control: str | None = None,
+        in_game_channel: bool = True,
     ) -> ChallengeRecord:
         """Post a challenge to `opponent`, or an open one when `opponent` is None.
 
         The game is rated unless `rated` is False (a casual game). `time_control`
-        (`none`, `3d`, `7d+1d max 10d`) defaults to the server's.
+        (`none`, `3d`, `7d+1d max 10d`) defaults to the server's. With `in_game_channel`
+        False, `channel_id` need not be one of the server's game channels (a rematch,
+        asked for in the thread of a game played there).
         """
         rules = get_game(game)
         validated = rules.validate_options(options or {})
@@ -117,7 +120,10 @@ class ChallengeService:
                     f"{opponent.name} is a bot and cannot play. Challenge a person, "
                     "or leave out the opponent to post an open challenge."
                 )
-        settings = await self._settings.check_game_channel(guild_id, channel_id)
+        if in_game_channel:
+            settings = await self._settings.check_game_channel(guild_id, channel_id)
+        else:
+            settings = await self._settings.guild(guild_id)
         mine = [
             c
             for c in await self._repository.open_challenges(user_id=challenger.id)

@@ -22,6 +22,7 @@ from bot.services.notify import Notifier
 from bot.services.outbox import Outbox
 from bot.services.ratings import RatingService
 from bot.services.records import RecordService
+from bot.services.rematches import RematchService
 from bot.services.scheduler import Scheduler
 from bot.services.settings import SettingsService
 from bot.services.tournaments import TournamentService
@@ -54,6 +55,8 @@ class Services:
     """Delivers the outbox's announcements through the front end's notifier."""
     records: RecordService
     """Finished games' histories, exports and imports."""
+    rematches: RematchService
+    """Rematches of finished games."""
     gate: Gate = field(default_factory=Gate)
     """Counts requests in progress; closed at shutdown so that no new ones start."""
 
@@ -159,5 +162,6 @@ class Services:
             outbox,
             dispatcher,
             RecordService(repository, clock),
+            RematchService(repository, clock, games, challenges, computer),
             gate,
         )

@@ -189,12 +189,29 @@ class NotificationService:
 
     async def dashboard(self, user_id: int) -> list[GameLine]:
         """The user's active games, most urgent first (their turn, nearest deadline)."""
+        return await self._lines(user_id, await self._repository.active_games(user_id=user_id))
+
+    async def _lines(self, user_id: int, records: list[GameRecord]) -> list[GameLine]:
+        """The user's games among `records` with their clocks, most urgent first."""
         lines = []
-        for record in await self._repository.active_games(user_id=user_id):
+        for record in records:
             seat = record.seat_of(user_id)
             if seat is not None:
                 lines.append(GameLine(record, seat, await self._clocks.status(record)))
         return sorted(lines, key=by_urgency)
+
+    async def next_games(self, user_id: int, after: int) -> list[Waiting]:
+        """The other games waiting for the user's move once they completed a turn in game
+        `after`, most urgent first (as /games orders them)."""
+        records = [
+            record
+            for record in await self._repository.active_games(user_id=user_id)
+            if record.id != after and record.players[record.to_move] == user_id
+        ]
+        return [
+            Waiting(line.record, line.deadline, line.left)
+            for line in await self._lines(user_id, records)
+        ]
 
     async def waiting(self, user_id: int) -> list[Waiting]:
         """The games where it is the user's turn, most urgent first."""

@@ -96,6 +96,7 @@ def test_extensions_are_found() -> None:
         "bot.exts.games.moves",
         "bot.exts.games.play",
         "bot.exts.games.records",
+        "bot.exts.games.rematch",
         "bot.exts.meta.help",
         "bot.exts.meta.mentions",
         "bot.exts.players.settings",

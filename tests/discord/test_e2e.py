@@ -27,7 +27,7 @@ DROP_WIN = ["c3", "c5", "d3", "d5", "e3", "e5", "f3", "f5", "c4", "c6", "d4"]
 COMMANDS = {
     "play", "move", "board", "resign", "draw", "undo", "games", "rules", "help", "config",
     "rating", "leaderboard", "tournament",
-    "vacation", "settings", "export", "history",
+    "vacation", "settings", "export", "history", "rematch",
 }  # fmt: skip
 
 
@@ -124,7 +124,7 @@ async def test_a_whole_game(
                 assert f"https://discord.com/channels/{fake_club.guild.id}/{thread.id}" in games
         assert last is not None
         assert "**Alice wins** with White (all six stones connected)." in last.content
-        assert last.buttons() == []
+        assert [label for _, label, _ in last.buttons()] == ["Rematch"]
         games = await private_reply(fake, fake.slash(alice, fake_club.channel, "games"))
         assert games == "You have no game in progress. Start one with /play."
     assert fake.token not in caplog.text
@@ -474,7 +474,7 @@ async def test_board_draw_and_resign_by_command_and_moves_sent_together(
         await (await fake.slash(alice, thread, "draw")).response()
         agreed = (await (await fake.slash(bob, thread, "draw")).response()).message
         assert agreed is not None and "**Draw** (draw agreed)." in agreed.content
-        assert agreed.buttons() == []
+        assert [label for _, label, _ in agreed.buttons()] == ["Rematch"]
 
         play = await fake.slash(
             alice, fake_club.channel, "play", {"game": "hexade", "opponent": bob}

@@ -60,6 +60,7 @@ async def test_reminders_then_a_loss_on_time(fake_club: FakeClub, tmp_path: Path
             result.content
         )
         assert {alice, bob} <= set(result.pinged) and result.attachments
+        assert [label for _, label, _ in result.buttons()] == ["Rematch"]  # posted, not answered
         lost = await fake.wait_for_message(bob_dms, lambda m: "You ran out of time" in m.content)
         assert "Alice wins" in lost.content
         assert fake.dm_channel(alice).messages == []  # she asked for no direct messages
