@@ -9,24 +9,31 @@ import shutil
 import tempfile
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import asyncpg
 
 from bot.config import SETTINGS, ConfigReport
 from bot.logs import TOKEN_SHAPE
+from bot.services.durations import format_duration
 from bot.storage.maintenance import (
+    OUTBOX_QUERIES,
     DatabaseInfo,
     MaintenanceError,
     NotADatabaseError,
+    OutboxHealth,
     companions,
     inspect_database,
     latest_schema,
+    outbox_health,
     quick_check,
 )
 from bot.storage.opening import display_location
 from bot.storage.postgres import migrations as postgres_migrations
 
+STUCK = timedelta(minutes=10)
+"""Announcements waiting longer than this while the doctor looks: is the bot running?"""
 LOW_DISK = 64 * 1024**2
 """Below this much free space the database may fail to grow: a problem."""
 SMALL_DISK = 512 * 1024**2
@@ -261,6 +268,8 @@ def _check_contents(info: DatabaseInfo, check: str, *, journal: bool = True) -> 
             RESTORE_HINT,
         )
     yield _check_schema(info.schema_version)
+    if info.outbox is not None:
+        yield check_outbox(info.outbox)
     if not journal:
         return
     if info.journal_mode.lower() == "wal":
@@ -274,11 +283,35 @@ def _check_contents(info: DatabaseInfo, check: str, *, journal: bool = True) -> 
         )
 
 
+def check_outbox(health: OutboxHealth, now: datetime | None = None) -> Check:
+    """Announcements given up on (parked), or waiting long (is the bot running?)."""
+    now = now or datetime.now(UTC)
+    if health.parked:
+        reasons = "; ".join(health.reasons)
+        return Check(
+            "announcements",
+            Status.WARNING,
+            f"{health.parked} could not be delivered and were parked (latest: {reasons})",
+            "usually permissions or a deleted channel; the players were told by direct "
+            "message, and /board shows a game again",
+        )
+    oldest = health.oldest_pending
+    if oldest is not None and now - oldest > STUCK:
+        waiting = format_duration(now - oldest)
+        return Check(
+            "announcements",
+            Status.WARNING,
+            f"{health.pending} waiting to be posted, the oldest for {waiting}",
+            "they are posted while the bot runs: start it (or see its log for Discord errors)",
+        )
+    return Check("announcements", Status.OK, f"{health.pending} waiting, none parked")
+
+
 def check_postgres(url: str) -> Iterator[Check]:
-    """A PostgreSQL database: reachable, and its schema version."""
+    """A PostgreSQL database: reachable, its schema version and its announcements."""
     where = display_location(url)
     try:
-        version = asyncio.run(_postgres_schema_version(url))
+        version, health = asyncio.run(_postgres_state(url))
     except (OSError, asyncpg.PostgresError) as error:
         yield Check(
             "database",
@@ -290,14 +323,25 @@ def check_postgres(url: str) -> Iterator[Check]:
         return
     yield Check("database", Status.OK, f"{where} (PostgreSQL)")
     yield _check_schema(version, len(postgres_migrations()))
+    if health is not None:
+        yield check_outbox(health)
 
 
-async def _postgres_schema_version(url: str) -> int:
+async def _postgres_state(url: str) -> tuple[int, OutboxHealth | None]:
+    """The schema version, and the outbox's health once it exists."""
     connection = await asyncpg.connect(url, timeout=10)
     try:
         if not await connection.fetchval("SELECT to_regclass('tabula_schema') IS NOT NULL"):
-            return 0
-        return int(await connection.fetchval("SELECT COALESCE(MAX(version), 0) FROM tabula_schema"))
+            return 0, None
+        version = int(
+            await connection.fetchval("SELECT COALESCE(MAX(version), 0) FROM tabula_schema")
+        )
+        if not await connection.fetchval("SELECT to_regclass('announcements') IS NOT NULL"):
+            return version, None
+        counts, reasons = [
+            [tuple(row) for row in await connection.fetch(query)] for query in OUTBOX_QUERIES
+        ]
+        return version, outbox_health(counts, reasons)
     finally:
         await connection.close()
 

@@ -53,9 +53,11 @@ async def test_a_healthy_installation_passes_every_check(tmp_path: Path) -> None
         "database": "ok",
         "integrity": "ok",
         "migrations": "ok",
+        "announcements": "ok",
         "journal mode": "ok",
     }
     assert checks["migrations"].detail == f"schema version {latest_schema()}, the latest"
+    assert checks["announcements"].detail == "0 waiting, none parked"
     assert checks["configuration"].detail == "valid (read from: environment)"
 
 
@@ -379,3 +381,23 @@ async def test_a_read_only_folder_holding_an_intact_database(tmp_path: Path) -> 
         "writes -wal and -shm there); checked without writing"
     )
     assert statuses(checks)["integrity"] == "ok"
+
+
+def test_the_doctor_reports_parked_and_waiting_announcements() -> None:
+    """Parked announcements are a warning with their reasons; announcements waiting more
+    than ten minutes ask whether the bot runs; otherwise all is well."""
+    from datetime import UTC, datetime, timedelta
+
+    from bot.doctor import Status, check_outbox
+    from bot.storage.maintenance import OutboxHealth
+
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    parked = check_outbox(OutboxHealth(parked=2, reasons=("403 Missing Access",)), now)
+    assert parked.status is Status.WARNING
+    assert parked.detail == "2 could not be delivered and were parked (latest: 403 Missing Access)"
+    stuck = check_outbox(OutboxHealth(pending=3, oldest_pending=now - timedelta(hours=2)), now)
+    assert stuck.status is Status.WARNING and "3 waiting to be posted, the oldest for 2h" in (
+        stuck.detail
+    )
+    fresh = check_outbox(OutboxHealth(pending=1, oldest_pending=now - timedelta(seconds=5)), now)
+    assert fresh.status is Status.OK and fresh.detail == "1 waiting, none parked"

@@ -40,6 +40,40 @@ def latest_schema() -> int:
     return found[-1][0] if found else 0
 
 
+OUTBOX_QUERIES = (
+    "SELECT status, count(*), min(created_at) FROM announcements GROUP BY status",
+    "SELECT error FROM announcements WHERE status = 'parked' ORDER BY id DESC LIMIT 3",
+)
+"""How the doctor reads the announcement outbox (plain SQL, run by either backend)."""
+
+
+@dataclass(frozen=True)
+class OutboxHealth:
+    """How the announcement outbox stands: what waits, and what was given up on."""
+
+    pending: int = 0
+    oldest_pending: datetime | None = None
+    """When the oldest announcement still waiting was stored."""
+    parked: int = 0
+    reasons: tuple[str, ...] = ()
+    """Why the latest parked ones were given up on (at most three)."""
+
+
+def outbox_health(
+    counts: list[tuple[str, int, object]], reasons: list[tuple[object]]
+) -> OutboxHealth:
+    """`OUTBOX_QUERIES`' results as an `OutboxHealth`."""
+    by_status = {str(status): (int(n), oldest) for status, n, oldest in counts}
+    pending, oldest = by_status.get("pending", (0, None))
+    when = datetime.fromisoformat(oldest) if isinstance(oldest, str) else oldest
+    return OutboxHealth(
+        pending=pending,
+        oldest_pending=when if isinstance(when, datetime) else None,
+        parked=by_status.get("parked", (0, None))[0],
+        reasons=tuple(str(row[0]) for row in reasons),
+    )
+
+
 @dataclass(frozen=True)
 class DatabaseInfo:
     """What `inspect_database` found."""
@@ -54,6 +88,8 @@ class DatabaseInfo:
     """`("ok",)` when intact; otherwise SQLite's findings (at most 20). Empty if not run."""
     tables: dict[str, int]
     """Rows per table."""
+    outbox: OutboxHealth | None = None
+    """The announcement outbox (None before its migration, or when not read)."""
 
     @property
     def intact(self) -> bool:
@@ -111,7 +147,11 @@ def _inspect(connection: sqlite3.Connection, path: Path, check: str | None) -> D
         ]
         for name in names:
             tables[name] = int(connection.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0])
-    return DatabaseInfo(path, database_size(path), version, journal, findings, tables)
+    outbox = None
+    if "announcements" in tables:
+        counts, reasons = (connection.execute(query).fetchall() for query in OUTBOX_QUERIES)
+        outbox = outbox_health(counts, reasons)
+    return DatabaseInfo(path, database_size(path), version, journal, findings, tables, outbox)
 
 
 def _findings(connection: sqlite3.Connection, check: str) -> tuple[str, ...]:
