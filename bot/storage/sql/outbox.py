@@ -163,7 +163,7 @@ class OutboxQueries(SqlBase):
         async with self._transaction() as db:
             changed = await db.execute(
                 "UPDATE announcements SET status = 'delivered', message_id = ?, finished_at = ?, "
-                "claimed_by = NULL, reply = NULL, error = NULL "
+                "claimed_by = NULL, reply = NULL "
                 "WHERE id = ? AND status = 'pending'",
                 (message_id, now, announcement_id),
             )
