@@ -401,6 +401,10 @@ def seed_advance_text(view: TournamentView, pairing: PairingRecord) -> str:
     )
 
 
+ROUND_POSTED_AT_ONCE = 4
+"""Above this many games, a round's threads take a while (channels allow 5 posts per 5 s)."""
+
+
 def round_started_message(view: TournamentView, number: int) -> TableMessage:
     """The announcement of a new round, with its pairings."""
     pairings = pairings_message(view, number)
@@ -412,7 +416,14 @@ def round_started_message(view: TournamentView, number: int) -> TableMessage:
         )
     else:
         head = f"{tournament_heading(view)}: round {number} of {record.rounds} has started."
-    tail = "Each game has its own thread; results reach the tournament by themselves."
+    games = sum(1 for p in view.round_pairings(number) if p.second_id is not None)
+    if games > ROUND_POSTED_AT_ONCE:
+        tail = (
+            f"The round is being set up: its {games} games get their threads a few at a "
+            "time (Discord limits how fast a channel may be posted in). Results reach the tournament by themselves."
+        )
+    else:
+        tail = "Each game has its own thread; results reach the tournament by themselves."
     tail = "\n".join(part for part in (byes_text(view, number), pairings.tail, tail) if part)
     return TableMessage(head, pairings.table, tail)
 

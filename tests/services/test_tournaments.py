@@ -505,6 +505,23 @@ async def test_a_knockout_announces_byes_and_leaves_out_the_knocked_out(env: Env
     assert [sorted(line.split()[1:3]) for line in final.table.splitlines()[1:]] == [["p1", "p2"]]
 
 
+async def test_a_large_round_says_it_is_being_set_up(env: Env) -> None:
+    """A round of more games than a channel takes at once says its threads come a few at a
+    time; a small round does not."""
+    small = round_started_message(await start(env, await create(env, "swiss", 8)), 1)
+    assert "Each game has its own thread" in small.tail
+    assert "being set up" not in small.tail
+    view = await create(env, "swiss", 8)
+    for number in range(9, 11):
+        view = await env.services.tournaments.join(
+            GUILD, view.id, Player(100 + number, f"p{number}")
+        )
+    large = round_started_message(await start(env, view), 1)
+    assert "The round is being set up: its 5 games get their threads a few at a time" in (
+        large.tail
+    )
+
+
 async def test_games_ending_together_pair_the_next_round_once(env: Env) -> None:
     """The last games of a round ending at the same moment start one next round."""
     view = await start(env, await create(env, "round robin", 4))
