@@ -2,15 +2,17 @@
 
 The bot runs in a child process against the fake Discord (kept in this process, so it
 survives the bot). Players start games (/play, Accept) and move at `--rate` actions per
-second. `--kills` times the bot is killed with SIGKILL, half of them within 60 ms of a
-/move reaching it, and started again over the same database. With `--faults` it is not
-killed; instead Discord fails: 429 and 5xx on interaction answers and channel posts, a
-429 longer than the interaction's 3 seconds, and the database locked by another process
-for 8 seconds (SQLite).
+second. `--kills` times the bot is killed with SIGKILL while they act, half of them
+within 60 ms of a /move reaching it, and started again over the same database (the
+players go on meanwhile: moves sent to a dead bot go unanswered, as on Discord). With
+`--faults` it is not killed; instead Discord fails: 429 and 5xx on interaction answers
+and channel posts, a 429 longer than the interaction's 3 seconds, and the database locked
+by another process for 8 seconds (SQLite).
 
 At the end, once the dispatcher has nothing pending, it counts from the database and
 the fake's messages: moves acknowledged to players, stored, lost (acknowledged but not
-stored), applied twice, stored but never announced (a completed turn without its board
+stored), applied twice, unanswered because of a kill (and how many of those were
+stored anyway), stored but never announced (a completed turn without its board
 message), announced twice, and games without their first board; then SQLite's
 `integrity_check`. The loss columns should all be 0. Needs a source checkout (the fake
 lives in `tests/fakediscord`).
@@ -60,6 +62,10 @@ class Sent:
     """The ply the move would have in the game."""
     notation: str
     acknowledged: bool = False
+    answered: bool = False
+    """Whether Discord had an answer to it (any answer) yet."""
+    killed: bool = False
+    """Whether the bot was killed after it was sent and before it was answered."""
 
 
 @dataclass
@@ -183,6 +189,7 @@ class Driver:
         if self.kill_after_move is not None:
             self.kill_after_move.set()
         response = await inter.response(timeout=10)
+        sent.answered = True
         if response.type == 4 and not response.ephemeral:
             sent.acknowledged = True
         elif response.type == 5:
@@ -244,7 +251,10 @@ async def kill_once(driver: Driver, near_move: bool) -> None:
         driver.kill_after_move = None
         await asyncio.sleep(driver.rng.uniform(0, NEAR_A_MOVE))
         driver.tally.near_moves += 1
+    in_flight = [sent for sent in driver.tally.sent if not sent.answered]
     await driver.bot.kill()
+    for sent in in_flight:
+        sent.killed = True
     driver.tally.kills += 1
     await restart(driver)
 
@@ -342,6 +352,10 @@ async def account(driver: Driver, database: DatabaseLocation) -> dict[str, Any]:
         "announced_twice": len(doubled),
         "games_without_first_board": len(no_first),
         "refused_or_unanswered": tally.refused + tally.unanswered,
+        "moves_unanswered_at_a_kill": sum(s.killed for s in tally.sent),
+        "of_which_stored": sum(
+            stored.get((s.game_id, s.ply)) == s.notation for s in tally.sent if s.killed
+        ),
         "restart_seconds_max": round(max(tally.restarts_seconds, default=0.0), 1),
     }
     counts = await repo.count_announcements()
@@ -409,11 +423,15 @@ async def measure(
                 await _guarded(driver.new_game(), driver.tally)
             rounds = max(kills, faults, 1)
             for number in range(rounds):
-                await run_load(driver, rate, rng.uniform(1.5, 3.5))
+                # The kill or fault lands while players act, so some moves are in flight.
+                seconds = rng.uniform(1.5, 3.5)
+                load = asyncio.create_task(run_load(driver, rate, seconds))
+                await asyncio.sleep(rng.uniform(0.5, seconds - 0.5))
                 if number < kills:
                     await kill_once(driver, near_move=number % 2 == 0)
                 if number < faults:
                     inject_fault(driver, number % 6, database)
+                await load
             await run_load(driver, rate, 3.0)
             left = await settle(repo, 180)
             report = await account(driver, database)
@@ -488,6 +506,8 @@ def run(args: argparse.Namespace) -> int:
             "moves_stored",
             *LOSSES,
             "refused_or_unanswered",
+            "moves_unanswered_at_a_kill",
+            "of_which_stored",
             "announcements_parked",
             "pending_after_wait",
             "integrity_check",
