@@ -147,7 +147,10 @@ def move_caption(result: MoveNotice, style: Style) -> str:
     view = result.view
     mover = view.name(result.move.seat)
     moves = result.turn_notation if result.turn_complete else result.move.notation
-    lines = [header(view), f"Move {result.move.ply}: {mover} played **{moves}**."]
+    played = f"Move {result.move.ply}: {mover} played **{moves}**"
+    if result.conditional:
+        played += ", a conditional move stored in advance"
+    lines = [header(view), f"{played}."]
     if result.draw_offer_lapsed:
         lines.append(f"{mover} moved instead of answering the draw offer: it has lapsed.")
     lines.append(result_text(view) if result.finished else turn_text(view, style))
