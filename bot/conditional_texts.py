@@ -9,51 +9,44 @@ from collections.abc import Sequence
 from bot.services.conditional_lines import shown
 from bot.services.conditional_notes import ClearedNotice, ClearReason
 from bot.services.conditionals import Added, TreeView
-from bot.storage.repository import GameRecord
-from bot.texts import Style, game_title
+from bot.texts import Style, record_header
 from bot.tournament_texts import TableMessage
-from rules import get_game
 
 PICTURES = 10
 """The most pictures (one per line's end) a listing carries: Discord's files a message."""
 
 
-def _plural(count: int, word: str, many: str | None = None) -> str:
-    return f"{count} {word if count == 1 else many or word + 's'}"
+def _count(number: int, word: str, many: str | None = None) -> str:
+    return f"{number} {word if number == 1 else many or word + 's'}"
 
 
-def game_name(record: GameRecord) -> str:
-    """ "game #12 (Groups: alice vs bob)"."""
-    title = game_title(get_game(record.game), record.options)
-    return f"game #{record.id} ({title}: {record.names[0]} vs {record.names[1]})"
+def _replies(number: int) -> str:
+    return _count(number, "reply", "replies")
 
 
 def line_text(steps: Sequence[str]) -> str:
-    """A line as pairs: "e5 → **d4** · f6 → **c3**" (the opponent's turn → the reply)."""
+    """A line as its pairs, "c5 → **d3**; then d5 → **e3**": the opponent's turn → the
+    reply (a turn of several moves with ", ")."""
     pairs = [
         f"{shown(steps[index])} → **{shown(steps[index + 1])}**"
         for index in range(0, len(steps) - 1, 2)
     ]
-    return " · ".join(pairs)
-
-
-def tree_heading(view: TreeView) -> str:
-    """What a tree is: its game and its size."""
-    replies = _plural(view.replies, "reply", "replies")
-    lines = _plural(len(view.ends), "line")
-    return (
-        f"Your conditional moves in {game_name(view.record)}: {replies} in {lines}, each "
-        f"written as {view.opponent}'s turn → your reply."
-    )
+    return "; then ".join(pairs)
 
 
 def tree_lines(view: TreeView) -> list[str]:
-    """The tree's lines, numbered (the numbers of the pictures)."""
-    return [f"{number}. {line_text(end.steps)}" for number, end in enumerate(view.ends, 1)]
+    """A tree: its game, its size, and its lines numbered (the numbers of the pictures)."""
+    size = f"{_replies(view.replies)} in {_count(len(view.ends), 'line')}"
+    lines = [
+        record_header(view.record),
+        f"Your conditional moves: {size}, each written as {view.opponent}'s turn → your reply.",
+    ]
+    lines += [f"{number}. {line_text(end.steps)}" for number, end in enumerate(view.ends, 1)]
+    return lines
 
 
 def trees_message(views: Sequence[TreeView], *, pictures: bool) -> TableMessage:
-    """/conditional list: every tree asked for, with a word on the pictures."""
+    """/conditional list: every tree asked for; with `pictures`, a word on them."""
     if not views:
         return TableMessage("You have no conditional moves in any game here.", "", code=False)
     if len(views) == 1:
@@ -62,36 +55,32 @@ def trees_message(views: Sequence[TreeView], *, pictures: bool) -> TableMessage:
         if pictures and view.ends:
             which = "each line" if len(view.ends) <= PICTURES else f"the first {PICTURES} lines"
             tail = f"The pictures show the position at the end of {which} (line-1.png: line 1)."
-        return TableMessage(tree_heading(view), "\n".join(tree_lines(view)), tail, code=False)
-    parts = []
-    for view in views:
-        parts.append(tree_heading(view))
-        parts += tree_lines(view)
+        head, *table = tree_lines(view)
+        return TableMessage(head, "\n".join(table), tail, code=False)
+    table = [line for view in views for line in tree_lines(view)]
+    head = f"Your conditional moves in {_count(len(views), 'game')}:"
     tail = "Name a game (/conditional list game) to see the positions at the ends of its lines."
-    head = f"Your conditional moves in {_plural(len(views), 'game')}:"
-    return TableMessage(head, "\n".join(parts), tail, code=False)
+    return TableMessage(head, "\n".join(table), tail, code=False)
 
 
 def added_text(added: Added) -> str:
     """The answer to /conditional add."""
     view = added.tree
-    where = game_name(view.record)
+    line = line_text(added.line.steps)
     if not added.new:
-        held = line_text(added.line.steps)
-        return f"Your conditional moves in {where} already hold {held}: nothing changed."
-    replies = _plural(view.replies, "reply", "replies")
-    lines = _plural(len(view.ends), "line")
+        return f"{record_header(view.record)}\nYou have this line already: {line}. Nothing changed."
+    size = f"{_replies(view.replies)} in {_count(len(view.ends), 'line')}"
     return (
-        f"Stored in {where}: {line_text(added.line.steps)}. You have {replies} in {lines} "
-        f"there (/conditional list shows them); {view.opponent} is not told. The picture "
-        "shows the position at the end of this line."
+        f"{record_header(view.record)}\nStored: {line}. Your conditional moves here: {size} "
+        f"(/conditional list shows them); {view.opponent} is not told. The picture shows "
+        "where this line leads."
     )
 
 
 def removed_text(view: TreeView) -> str:
     """The answer to /conditional clear."""
-    replies = _plural(view.replies, "reply", "replies")
-    return f"Cleared your conditional moves in {game_name(view.record)} ({replies})."
+    removed = _replies(view.replies)
+    return f"{record_header(view.record)}\nCleared your conditional moves ({removed})."
 
 
 def cleared_text(notice: ClearedNotice, style: Style) -> str:
@@ -100,35 +89,28 @@ def cleared_text(notice: ClearedNotice, style: Style) -> str:
     note, record = notice.note, notice.record
     seat = notice.seat
     opponent = record.names[1 - seat] if seat is not None else "your opponent"
-    where = f"{game_name(record)} {style.game_link(record)}"
-    turn = f"**{shown(note.turn)}**"
-    not_played = "so your conditional reply was not played, and your conditional moves were cleared"
-    your_turn = " It is your turn."
+    played = f"{opponent} played **{shown(note.turn)}**"
+    not_played = "so your conditional reply was not played and your conditional moves were cleared"
+    after = "It is your turn:"
     reason = note.reason
     if reason is ClearReason.DEVIATED:
-        why = (
-            f"{opponent} played {turn}, which none of your conditional moves expected, so "
-            "they were cleared."
-        )
+        why = f"{played}, which none of your conditional moves expected, so they were cleared."
     elif reason is ClearReason.GAME_ENDED:
-        why = f"{opponent} played {turn}, which ended the game: your conditional moves are gone."
-        your_turn = ""
+        why = f"{played}, which ended the game; your conditional moves were cleared."
+        after = "The game:"
     elif reason is ClearReason.UNDO_REQUESTED:
         asker = "you" if note.asker == seat else opponent
-        why = f"{opponent} played {turn} while {asker} had asked to take back a move, {not_played}."
+        why = f"{played} while {asker} had asked to take back a move, {not_played}."
     elif reason is ClearReason.DRAW_OFFERED:
-        why = (
-            f"{opponent} played {turn} and offers a draw, which waits for your answer; "
-            f"{not_played}."
-        )
+        why = f"{played} and offers a draw, which waits for your answer, {not_played}."
     elif reason is ClearReason.VACATION:
-        why = f"{opponent} played {turn} while you are on vacation, {not_played}."
+        why = f"{played} while you are on vacation, {not_played}."
     elif reason is ClearReason.TAKEN_BACK:
-        why = "moves were taken back, so your conditional moves no longer fit: they were cleared."
-        your_turn = ""
+        why = "Moves were taken back, so your conditional moves no longer fit: they were cleared."
+        after = "The game:"
     else:
         why = (
-            f"{opponent} played {turn}, but your conditional reply could not be played "
-            f"({note.detail}); your conditional moves were cleared."
+            f"{played}, but your conditional reply could not be played ({note.detail}); "
+            "your conditional moves were cleared."
         )
-    return f"In {where}: {why}{your_turn}"
+    return f"{record_header(record)}\n{why} {after} {style.game_link(record)}"

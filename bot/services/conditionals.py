@@ -189,6 +189,27 @@ class ConditionalService:
                 views.append(view)
         return views
 
+    async def which(
+        self, user_id: int, location: int, *, guild_id: int | None, game_id: int | None = None
+    ) -> int:
+        """The game a command means: the one named (if visible there), else the caller's
+        game played in `location`, else their one game with conditional moves."""
+        if game_id is not None:
+            return (await self._games.find(user_id, location, game_id, guild_id=guild_id)).id
+        try:
+            return (await self._games.find(user_id, location, guild_id=guild_id)).id
+        except NotFoundError:
+            trees = await self.trees(user_id, guild_id=guild_id)
+        if len(trees) == 1:
+            return trees[0].record.id
+        if not trees:
+            raise NotFoundError("You have no conditional moves in any game here.")
+        listed = ", ".join(f"#{tree.record.id}" for tree in trees[:10])
+        raise NotFoundError(
+            f"You have conditional moves in {len(trees)} games: name one with its number "
+            f"({listed})."
+        )
+
     async def clear(self, game_id: int, user_id: int, *, guild_id: int | None) -> TreeView:
         """Remove the player's conditional moves in the game; what was removed."""
         record = await self._visible(game_id, user_id, guild_id)
@@ -200,7 +221,7 @@ class ConditionalService:
             await self._repository.drop_conditional_trees(game_id, user_id)
         if view is None:
             raise InvalidStateError(f"You have no conditional moves in game #{game_id}.")
-        log.info("user %s cleared %d conditional replies in game %s", user_id, view.replies,
+        log.debug("user %s cleared %d conditional replies in game %s", user_id, view.replies,
                  game_id)  # fmt: skip
         return view
 
@@ -261,7 +282,7 @@ class ConditionalService:
             if refused is None:
                 return
             note = ClearedNote(owner, record.id, ClearReason.UNPLAYABLE, played, None, refused)
-        log.info("game %s: conditional moves of user %s cleared (%s)", record.id, owner,
+        log.debug("game %s: conditional moves of user %s cleared (%s)", record.id, owner,
                  note.reason.value)  # fmt: skip
         await self._repository.drop_conditional_trees(record.id, owner)
         await self._tell(note)
@@ -279,7 +300,7 @@ class ConditionalService:
         await self._repository.save_conditional_tree(
             StoredTree(after.id, owner, after.ply, encode_tree(branch.then), self._clock.now())
         )
-        log.info("game %s: conditional reply %s played for user %s", after.id, branch.reply,
+        log.debug("game %s: conditional reply %s played for user %s", after.id, branch.reply,
                  owner)  # fmt: skip
         return None
 
