@@ -12,7 +12,7 @@ from bot.storage.repository import AnnouncementStatus, Repository
 from tests.discord.test_e2e import challenge_and_accept, move, private_reply, running
 from tests.fakediscord.fixtures import FakeClub
 
-DROP = {"game": "groups", "start": "drop", "colour": "white"}
+DROP: dict[str, object] = {"game": "groups", "start": "drop", "colour": "white"}
 
 
 async def dm_tried(repository: Repository, timeout: float = 10.0) -> None:
