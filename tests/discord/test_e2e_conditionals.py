@@ -29,8 +29,8 @@ async def test_a_conditional_reply_is_posted_once_and_the_opponent_is_not_told(
     fake_club: FakeClub, tmp_path: Path
 ) -> None:
     """Alice stores two lines privately (pictures of where they lead); nothing appears
-    for Bob; Bob's c5 is answered with the board and, as a second public message, Alice's
-    d3 marked as a conditional move; nothing is posted twice."""
+    for Bob; Bob's c5 is answered with its board, then Alice's d3 is posted, marked as a
+    conditional move; nothing is posted twice."""
     fake, alice, bob = fake_club.fake, fake_club.alice, fake_club.bob
     async with running(fake, tmp_path / "t.sqlite3"):
         _, thread = await challenge_and_accept(fake_club, DROP)
@@ -75,12 +75,12 @@ async def test_a_conditional_reply_is_posted_once_and_the_opponent_is_not_told(
         answer = await played.response()
         assert not answer.ephemeral and answer.message is not None
         assert "Move 2: Bob played **c5**." in answer.message.content
-        (reply,) = await played.followups(1)
-        assert not reply.ephemeral and reply.channel is thread
+        reply = await fake.wait_for_message(thread, lambda m: "Move 3:" in m.content)
         assert reply.content.splitlines()[1] == (
             "Move 3: Alice played **d3**, a conditional move stored in advance."
         )
         assert f"{bob.mention} to move (Black)" in reply.content and reply.attachments
+        assert played.followup_messages == []
         await asyncio.sleep(0.3)  # anything the dispatcher would still post comes now
         posted = [m.content.splitlines()[1] for m in thread.messages if m not in before]
         assert posted == [

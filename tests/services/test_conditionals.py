@@ -13,11 +13,12 @@ from bot.services.conditional_lines import Branch, encode_tree
 from bot.services.conditional_notes import ClearReason
 from bot.services.errors import InvalidInputError, InvalidStateError, NotAllowedError
 from bot.services.games import Turn
+from bot.services.outbox import ReplyHandle
 from bot.services.results import UndoStatus
 from bot.storage.conditionals import StoredTree
 from bot.storage.repository import GameStatus
 from rules import GameState, get_game
-from tests.services.conftest import ALICE, BOB, CAROL, GUILD, Env, status
+from tests.services.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Env, status
 
 DROP: dict[str, object] = {"start": "drop"}
 """Groups with drops: every move is a cell, easy to read."""
@@ -166,6 +167,21 @@ async def test_the_reply_is_played_at_once_and_announced_as_conditional(env: Env
     assert await lines(env, game) == []
     result = await env.services.games.play(game, BOB.id, "d5")
     assert result.reply is None and await notes(env) == []
+
+
+async def test_the_interaction_answers_the_turn_and_the_reply_follows_it(env: Env) -> None:
+    """Bob's command holds only its own board for its answer (the one message found again
+    after a crash); the reply goes to the dispatcher, posted once the answer is out."""
+    game = await drop_game(env)
+    await env.services.conditionals.add(game, ALICE.id, "c5 d3")
+    with env.services.outbox.replying(ReplyHandle(CHANNEL, {"token": "t"})) as replying:
+        await env.services.games.play(game, BOB.id, "c5")
+    assert [(row.kind, row.data["conditional"]) for row in replying.rows] == [("move", False)]
+    assert [(row.kind, row.data["conditional"]) for row in replying.others] == [("move", True)]
+    assert announced(env) == [("c3", False)]
+    await env.services.outbox.delivered(replying.rows[0], 77)
+    await env.services.dispatcher.drain()
+    assert announced(env) == [("c3", False), ("d3", True)]
 
 
 async def test_the_player_to_move_is_told_only_after_the_reply(env: Env) -> None:
