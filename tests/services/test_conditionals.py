@@ -323,6 +323,23 @@ async def test_a_turn_ending_the_game_clears_the_tree(env: Env) -> None:
     assert await env.repo.conditional_tree(view.id, ALICE.id) is None
 
 
+async def test_a_reply_that_wins_ends_and_rates_the_game(env: Env) -> None:
+    """Alice's conditional d4 connects her six stones: the game ends with it, is rated
+    (the finish hooks ran for the reply), and the reply's board shows the result."""
+    view = await env.start("groups", DROP)
+    games = env.services.games
+    for index, cell in enumerate(["c3", "c5", "d3", "d5", "e3", "e5", "f3", "f5", "c4"]):
+        await games.play(view.id, (ALICE, BOB)[index % 2].id, cell)
+    await env.services.conditionals.add(view.id, ALICE.id, "c6 d4")
+    result = await games.play(view.id, BOB.id, "c6")
+    assert not result.finished and result.reply is not None and result.reply.finished
+    assert result.reply.view.record.status is GameStatus.FINISHED
+    assert result.reply.view.record.winner == 0
+    assert [change.user_id for change in result.reply.view.rating_changes] == [ALICE.id, BOB.id]
+    assert env.notifier.moves[-1].conditional and env.notifier.moves[-1].finished
+    assert await env.repo.conditional_tree(view.id, ALICE.id) is None
+
+
 async def test_the_game_ending_otherwise_drops_trees_quietly(env: Env) -> None:
     """Bob resigns: Alice's tree is dropped; nothing to tell her."""
     game = await drop_game(env)
