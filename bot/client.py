@@ -150,16 +150,15 @@ class TabulaBot(commands.Bot):
             self.services.scheduler.run_forever(), name="tabula-scheduler"
         )
         self._resuming = asyncio.create_task(self._resume_computer(), name="tabula-resume")
-        # What the previous run held is released before any interaction can arrive: an
-        # interaction of this run holds what it answers under the same owner.
-        await self.services.dispatcher.resume()
         self._dispatching = asyncio.create_task(self._dispatch(), name="tabula-dispatcher")
 
     async def _dispatch(self) -> None:
         """Once connected (the server caches tell which channels hold threads): deliver
         what the outbox holds, starting with what the previous run left."""
         await self.wait_until_ready()
-        await self.services.dispatcher.run_forever()
+        dispatcher = self.services.dispatcher
+        await dispatcher.resume()
+        await dispatcher.run_forever()
 
     async def _resume_computer(self) -> None:
         """Once connected, the computer moves in the games where it was to move."""
