@@ -20,9 +20,9 @@ from bot.services.games import visible
 log = logging.getLogger(__name__)
 
 GAME_HELP = "the game's number (default: the game of this thread)"
+LIST_HELP = "one game only, with pictures (default: your games in this server)"
 LINE_HELP = (
-    "your opponent's move, your reply, their next move, ... like e5 d4 f6 c3 "
-    "(a Diffusion Chess turn: its moves joined by commas)"
+    "their move, your reply, and so on: e5 d4 f6 c3 (Diffusion Chess: a turn's moves joined by ,)"
 )
 
 
@@ -74,13 +74,13 @@ class Conditional(commands.GroupCog, group_name="conditional"):
         self,
         interaction: discord.Interaction,
         game: app_commands.Range[int, 1],
-        line: app_commands.Range[str, 1, 1000],
+        line: app_commands.Range[str, 1, 6000],
     ) -> None:
         """/conditional add game line (privately)."""
         await ConditionalFlows(bot_of(interaction).services).add(interaction, game, line)
 
     @app_commands.command(name="list", description="Your conditional moves (only you see them)")
-    @app_commands.describe(game=GAME_HELP)
+    @app_commands.describe(game=LIST_HELP)
     @app_commands.autocomplete(game=games_with_trees)
     async def list(
         self, interaction: discord.Interaction, game: app_commands.Range[int, 1] | None = None
