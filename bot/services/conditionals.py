@@ -271,13 +271,15 @@ class ConditionalService:
         offer = record.draw_offer
         if result.finished:
             note = ClearedNote(owner, record.id, ClearReason.GAME_ENDED, played)
+        elif branch is None:
+            pass  # no line expected this turn
         elif asked is not None and asked.open:
             note = ClearedNote(owner, record.id, ClearReason.UNDO_REQUESTED, played, asked.seat)
         elif offer is not None and offer.open and offer.seat != owner_seat:
             note = ClearedNote(owner, record.id, ClearReason.DRAW_OFFERED, played)
         elif await self._away(owner):
             note = ClearedNote(owner, record.id, ClearReason.VACATION, played)
-        elif branch is not None:
+        else:
             refused = await self._reply(turn, owner, branch)
             if refused is None:
                 return

@@ -270,6 +270,15 @@ async def test_no_reply_on_vacation(env: Env) -> None:
     assert await lines(env, game) == []
 
 
+async def test_an_unexpected_turn_is_told_as_such_on_vacation_too(env: Env) -> None:
+    """The reason given is that no line expected the turn, not the vacation."""
+    game = await drop_game(env)
+    await env.services.conditionals.add(game, ALICE.id, "c5 d3")
+    await env.services.vacations.start(ALICE.id, "3d")
+    await env.services.games.play(game, BOB.id, "e5")
+    assert await notes(env) == [(ClearReason.DEVIATED, "e5")]
+
+
 async def test_no_reply_while_the_opponents_draw_offer_waits(env: Env) -> None:
     """Bob offers a draw and plays c5: Alice must answer the offer, so nothing is played."""
     game = await drop_game(env)
