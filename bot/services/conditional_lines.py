@@ -20,6 +20,7 @@ from typing import Any
 
 from bot.refusals import shorten
 from bot.services.errors import InvalidInputError
+from bot.services.suggest import rank_moves
 from rules import GameError, GameState, IllegalMoveError, InvalidMoveError
 
 MAX_STEPS = 40
@@ -183,6 +184,47 @@ def _next_step(
     except (GameError, InvalidInputError) as error:
         raise refused or _Refused(word, str(error)) from None
     return moves, after, 1
+
+
+def complete_line(
+    state: GameState[Any], typed: str, *, limit: int = 25, max_length: int = 100
+) -> list[str]:
+    """Choices while a line is typed from `state`: the line with its last word completed
+    to a legal move where it would be played, best first (at most `limit`, none longer
+    than `max_length`). Empty when what was typed before it does not read."""
+    text = _COMMA.sub(",", typed.lstrip())
+    words = text.split()
+    partial = "" if not words or text[-1].isspace() else words.pop()
+    index = 0
+    while index < len(words):
+        try:
+            _, state, used = _next_step(state, words, index)
+        except _Refused:
+            if index != len(words) - 1:
+                return []
+            partial = f"{words.pop()} {partial}"  # the first word of a move like stake e5
+            break
+        index += used
+    done, _, last = partial.rpartition(",")
+    turn: list[str] = []
+    mover = state.to_move
+    for part in done.split(",") if done else []:
+        try:
+            move = state.parse_move(part)
+        except GameError:
+            return []
+        turn.append(state.format_move(move))
+        state = state.play(move)
+        if state.to_move != mover:
+            return []
+    if state.outcome() is not None:
+        return []
+    lead = " ".join(words) + (" " if words else "") + "".join(f"{move}," for move in turn)
+    room = max_length - len(lead)
+    if room <= 0:
+        return []
+    moves = rank_moves(state, state.legal_notations(), last, limit, room)
+    return [lead + move for move in moves]
 
 
 # --- the tree ---

@@ -28,6 +28,7 @@ from bot.services.conditional_lines import (
     Branch,
     ReplyConflict,
     Tree,
+    complete_line,
     decode_tree,
     encode_tree,
     follow,
@@ -166,6 +167,18 @@ class ConditionalService:
         view = _tree_view(record, seat, grown, state, base)
         end = LineEnd(line.texts, _position(record, line.end, base + _moves(line.texts)))
         return Added(view, end, grown != tree)
+
+    async def suggest(
+        self, game_id: int, user_id: int, typed: str, *, limit: int = 25, max_length: int = 100
+    ) -> list[str]:
+        """Autocomplete for a line being typed (see `complete_line`); empty when the user
+        cannot store lines in this game now."""
+        record = await self._games.record(game_id)
+        seat = record.seat_of(user_id)
+        if seat is None or not record.is_active or record.to_move == seat:
+            return []
+        _, state = await self._games.turn_start(record)
+        return complete_line(state, typed, limit=limit, max_length=max_length)
 
     async def trees(
         self, user_id: int, *, guild_id: int | None, game_id: int | None = None

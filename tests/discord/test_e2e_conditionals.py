@@ -42,6 +42,13 @@ async def test_a_conditional_reply_is_posted_once_and_the_opponent_is_not_told(
         assert await fake.autocomplete(
             bob, thread, "conditional add", {"game": ""}, focused="game"
         ) == []  # fmt: skip
+        lines = await fake.autocomplete(
+            alice, thread, "conditional add", {"game": 1, "line": "c5 d"}, focused="line"
+        )
+        assert [c["value"] for c in lines] == ["c5 d4", "c5 d5", "c5 d6", "c5 d3"]
+        assert await fake.autocomplete(
+            bob, thread, "conditional add", {"game": 1, "line": "c"}, focused="line"
+        ) == []  # fmt: skip
         before = list(thread.messages)
         add = await fake.slash(alice, thread, "conditional add", {"game": 1, "line": "c5 d3 d5 e3"})
         stored = await add.response()

@@ -11,6 +11,7 @@ from bot.services.conditional_lines import (
     MAX_STEPS,
     Branch,
     ReplyConflict,
+    complete_line,
     decode_tree,
     encode_tree,
     follow,
@@ -113,3 +114,35 @@ def test_a_rekushu_claim_is_one_step() -> None:
     reply = state.play_text(claim).legal_notations()[0]
     line = read_line(state, f"{claim} {reply}", owner=1 - state.to_move, names=NAMES)
     assert line.texts == (claim, reply)
+
+
+@pytest.mark.parametrize(
+    ("typed", "choices"),
+    [
+        ("c", ["c4", "c5", "c6"]),
+        ("c5 d", ["c5 d4", "c5 d5", "c5 d6", "c5 d3"]),
+        ("c5 d3 e", ["c5 d3 e3", "c5 d3 e4", "c5 d3 e5", "c5 d3 e6"]),
+        ("c5 c3 ", []),
+        ("c5 zz e", []),
+    ],
+)
+def test_typing_a_line_completes_its_last_word(typed: str, choices: list[str]) -> None:
+    """The words before are played through (a refused one: no choices); the last word
+    is completed to the legal moves of whoever plays there."""
+    state = get_game("groups").new_game(start="drop").play_text("c3")
+    assert complete_line(state, typed, limit=25) == choices
+
+
+def test_completing_two_word_moves_and_long_lines() -> None:
+    """`stake` is completed to a stake; a choice never exceeds Discord's 100 characters."""
+    state = get_game("stones").new_game(size=5).play_text("a5").play_text("a1")
+    assert complete_line(state, "sta") == ["stake a4", "stake b5"]
+    assert complete_line(state, "stake ") == ["stake a4", "stake b5"]
+    assert complete_line(state, "stake a4 re") == ["stake a4 return"]
+    assert complete_line(state, "stake a4 return ", max_length=18, limit=4) == [
+        "stake a4 return c3",
+        "stake a4 return b2",
+        "stake a4 return b3",
+        "stake a4 return b4",
+    ]
+    assert complete_line(state, "stake a4 return ", max_length=16) == []

@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot.client import bot_of
 from bot.discord_ui.conditionals import ConditionalFlows
 from bot.exts.games.moves import choices_of
+from bot.services.errors import ServiceError
 from bot.services.games import visible
 
 log = logging.getLogger(__name__)
@@ -78,6 +79,28 @@ class Conditional(commands.GroupCog, group_name="conditional"):
     ) -> None:
         """/conditional add game line (privately)."""
         await ConditionalFlows(bot_of(interaction).services).add(interaction, game, line)
+
+    @add.autocomplete("line")
+    async def line_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The line typed so far, its last word completed to the legal moves there."""
+        game = getattr(interaction.namespace, "game", None)
+        if not isinstance(game, int):
+            return []
+        services = bot_of(interaction).services
+        user = interaction.user.id
+        try:
+            record = await services.games.record(game)
+            if not visible(record, user, interaction.guild_id):
+                return []
+            lines = await services.conditionals.suggest(game, user, current)
+        except ServiceError:
+            return []
+        except Exception:
+            log.exception("line autocomplete failed")
+            return []
+        return [app_commands.Choice(name=line, value=line) for line in lines]
 
     @app_commands.command(name="list", description="Your conditional moves (only you see them)")
     @app_commands.describe(game=LIST_HELP)
