@@ -454,7 +454,10 @@ class GameService:
         try:
             async with self._writing(record.id):
                 result, _ = await self._store_move(record, loaded, seat, user_id, move)
-        except Exception as error:
+        except BaseException as error:
+            self._cache.pop(record.id, None)  # what the rolled-back transaction cached
+            if not isinstance(error, Exception):
+                raise
             failure = classify(error)
             if failure is None:
                 raise

@@ -578,3 +578,24 @@ async def test_the_tree_survives_a_restart(env: Env) -> None:
     assert result.reply is not None and await moves(restarted, game) == ["c3", "c5", "d3"]
     record = await restarted.repo.get_game(game)
     assert record is not None and record.status is GameStatus.ACTIVE and record.ply == 3
+
+
+async def test_a_move_whose_transaction_fails_leaves_no_cached_state(env: Env) -> None:
+    """The move is written, then its transaction fails (an announcer raises): nothing is
+    stored, and the in-memory state is dropped too, so a write by another process that
+    brings the game row to the same version cannot be read with the failed move's state."""
+    game = await drop_game(env)
+    games = env.services.games
+
+    async def failing(view: Any, moves: str) -> list[Any]:
+        raise RuntimeError("the disk went away")
+
+    games.announcers.append(failing)
+    with pytest.raises(RuntimeError, match="the disk went away"):
+        await games.play(game, BOB.id, "c5")
+    games.announcers.remove(failing)
+    other = await env.restart()  # another process over the same database
+    await other.services.games.offer_draw(game, BOB.id)
+    view = await games.view(game)
+    assert view.record.ply == 1 and view.state.to_move == 1
+    assert view.state.encode() == (await games.replay_state(game)).encode()
