@@ -137,8 +137,12 @@ def turn_text(view: GameView, style: Style) -> str:
 
 def header(view: GameView) -> str:
     """The first line of a board message: "**Groups** #12 · alice vs bob"."""
-    record = view.record
-    title = game_title(view.game, record.options)
+    return record_header(view.record)
+
+
+def record_header(record: GameRecord) -> str:
+    """A game's heading, "**Groups** #12 · alice vs bob", from its record alone."""
+    title = game_title(get_game(record.game), record.options)
     return f"**{title}** #{record.id} · {record.names[0]} vs {record.names[1]}"
 
 
@@ -147,7 +151,10 @@ def move_caption(result: MoveNotice, style: Style) -> str:
     view = result.view
     mover = view.name(result.move.seat)
     moves = result.turn_notation if result.turn_complete else result.move.notation
-    lines = [header(view), f"Move {result.move.ply}: {mover} played **{moves}**."]
+    played = f"Move {result.move.ply}: {mover} played **{moves}**"
+    if result.conditional:
+        played += ", a conditional move stored in advance"
+    lines = [header(view), f"{played}."]
     if result.draw_offer_lapsed:
         lines.append(f"{mover} moved instead of answering the draw offer: it has lapsed.")
     lines.append(result_text(view) if result.finished else turn_text(view, style))
@@ -208,6 +215,10 @@ HELP_COMMANDS = (
     ("/draw [game]", "offer a draw (or accept the opponent's offer)"),
     ("/undo [game]", "ask to take back your last turn"),
     ("/rematch [game]", "the same game again, colours swapped (also the final board's button)"),
+    (
+        "/conditional add|list|clear [game]",
+        "queue replies while your opponent is to move: if they play e5, answer d4 at once",
+    ),
     ("/games", "your games in progress, most urgent first, with the time left"),
     ("/history [user] [game]", "finished games, newest first, each one ready to export"),
     ("/export [game]", "a game's record as files: JSON, SGF (Stones) and text"),

@@ -420,7 +420,8 @@ def round_started_message(view: TournamentView, number: int) -> TableMessage:
     if games > ROUND_POSTED_AT_ONCE:
         tail = (
             f"The round is being set up: its {games} games get their threads a few at a "
-            "time (Discord limits how fast a channel may be posted in). Results reach the tournament by themselves."
+            "time (Discord limits how fast a channel may be posted in). Results reach the "
+            "tournament by themselves."
         )
     else:
         tail = "Each game has its own thread; results reach the tournament by themselves."

@@ -26,6 +26,7 @@ from bot.clock_texts import (
     vacation_status_text,
 )
 from bot.console.competition import CompetitionCommands
+from bot.console.conditionals import ConditionalCommands
 from bot.console.delivery import ConsoleNotifier
 from bot.console.help import console_help
 from bot.console.options import read_settings, split_option, unnamed
@@ -116,6 +117,7 @@ class ConsoleApp:
         """Plays the computer's seats; @tabula (its name) is the computer as an opponent."""
         self.competition = CompetitionCommands(self.output, CONSOLE_GUILD, CONSOLE_CHANNEL)
         self.records = RecordCommands(self, CONSOLE_GUILD)
+        self.conditionals = ConditionalCommands(self, CONSOLE_GUILD, CONSOLE_CHANNEL)
         self.current: Player | None = None
         self._handlers: dict[str, Handler] = {
             "play": self.play,
@@ -129,6 +131,7 @@ class ConsoleApp:
             "draw": self.draw,
             "undo": self.undo,
             "rematch": self.rematch,
+            "conditional": self.conditionals.conditional,
             "games": self.games,
             "history": self.records.history,
             "export": self.records.export,
@@ -209,6 +212,7 @@ class ConsoleApp:
             apology = "Sorry, something went wrong; the error was logged."
             self.private(user, storage_failure_message(exc) or apology)
         await self.announce()
+        await self.conditionals.show_notes(user)
         return True
 
     async def run(self, stream: TextIO, *, prompt: bool) -> None:

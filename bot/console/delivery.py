@@ -18,6 +18,7 @@ from bot.clock_texts import (
     vacation_dm,
     vacation_post,
 )
+from bot.conditional_texts import cleared_text
 from bot.console.output import ConsoleOutput, name_in, plain_message
 from bot.services.alerts import (
     DigestNotice,
@@ -35,6 +36,7 @@ from bot.services.announcements import (
     UndeliveredNotice,
     UndoNotice,
 )
+from bot.services.conditional_notes import ClearedNotice
 from bot.services.notify import MessageId, Ticket
 from bot.services.results import GameView
 from bot.services.tournament_views import TournamentView
@@ -166,6 +168,13 @@ class ConsoleNotifier:
         """An announcement given up on, by direct message."""
         name = self.output.users.name(notice.user_id, "player")
         self.output.direct(notice.user_id, name, f"Not shown: {notice.reason}.")
+        return self._done(ticket)
+
+    async def conditional_cleared(self, notice: ClearedNotice, *, ticket: Ticket) -> MessageId:
+        """Conditional moves cleared, and why, by direct message."""
+        user = notice.note.user_id
+        text = cleared_text(notice, self.output.style)
+        self.output.direct(user, name_in(notice.record, user), text)
         return self._done(ticket)
 
     async def challenge_expired(self, challenge: ChallengeRecord, *, ticket: Ticket) -> MessageId:

@@ -22,6 +22,11 @@ CONSOLE_COMMANDS = (
         "/rematch [#game]",
         "the same game again with the colours swapped (default: your latest finished game)",
     ),
+    (
+        "/conditional add [#game] LINE, /conditional list|clear [#game]",
+        "while your opponent is to move, queue replies: LINE is their move, your reply, "
+        "and so on (e5 d4 f6 c3)",
+    ),
     ("/games", "your games in progress, most urgent first"),
     ("/history [@user] [GAME] [page=N]", "finished games, newest first"),
     (

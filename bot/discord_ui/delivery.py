@@ -21,6 +21,7 @@ from bot.clock_texts import (
     vacation_dm,
     vacation_post,
 )
+from bot.conditional_texts import cleared_text
 from bot.discord_ui.answers import Payload
 from bot.discord_ui.buttons import challenge_buttons
 from bot.discord_ui.context import DiscordContext
@@ -44,6 +45,7 @@ from bot.services.announcements import (
     UndeliveredNotice,
     UndoNotice,
 )
+from bot.services.conditional_notes import ClearedNotice
 from bot.services.notify import MessageId, Ticket
 from bot.services.results import GameView
 from bot.services.tournament_views import TournamentView
@@ -195,6 +197,16 @@ class DiscordNotifier:
         return await self.poster.direct(
             notice.user_id, {"content": undelivered_text(notice)}, ticket
         )
+
+    async def conditional_cleared(self, notice: ClearedNotice, *, ticket: Ticket) -> MessageId:
+        """The direct message saying why conditional moves were cleared; when Discord
+        refuses it, the note waits for the player's next command instead."""
+        user = notice.note.user_id
+        text = cleared_text(notice, STYLE)
+        sent = await self.poster.direct(user, {"content": text}, ticket)
+        if sent is None:
+            await self.context.services.conditionals.keep_note(notice.note)
+        return sent
 
     async def challenge_expired(self, challenge: ChallengeRecord, *, ticket: Ticket) -> MessageId:
         """Edit the expired challenge's message and disable its buttons."""

@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.services.alerts import ReminderNotice
+from bot.services.conditional_notes import ClearedNote
 from bot.services.results import GameView, MoveResult
 from bot.services.tournament_views import TournamentView
 from bot.storage.competition import PairingRecord
@@ -59,6 +60,8 @@ class Kind(enum.StrEnum):
     """A direct message listing the games waiting for the player."""
     VACATION_DM = "vacation_dm"
     """A direct message: your vacation ended by itself."""
+    CONDITIONAL_DM = "conditional_dm"
+    """A direct message: your conditional moves in a game were cleared, and why."""
     UNDELIVERED = "undelivered"
     """A direct message: something could not be posted where it belongs, and why."""
     CHALLENGE_EXPIRED = "challenge_expired"
@@ -367,6 +370,11 @@ def turn_dm_row(user_id: int, view: GameView, moves: str) -> NewAnnouncement:
     return _user_row(
         Kind.TURN_DM, user_id, {"game": view.id, "at": view.record.ply, "moves": moves}
     )
+
+
+def conditional_dm_row(note: ClearedNote) -> NewAnnouncement:
+    """A direct message: the player's conditional moves in a game were cleared, and why."""
+    return _user_row(Kind.CONDITIONAL_DM, note.user_id, note.data())
 
 
 def digest_row(

@@ -14,6 +14,7 @@ from bot.services.clock import Clock
 from bot.services.clocks import ClockService
 from bot.services.computer import COMPUTER_NAME, ComputerService
 from bot.services.computer_runner import TurnRunner
+from bot.services.conditionals import ConditionalService
 from bot.services.dispatcher import Dispatcher
 from bot.services.games import GameService
 from bot.services.gate import Gate
@@ -57,6 +58,8 @@ class Services:
     """Finished games' histories, exports and imports."""
     rematches: RematchService
     """Rematches of finished games."""
+    conditionals: ConditionalService
+    """Conditional moves: replies queued while the opponent is to move."""
     gate: Gate = field(default_factory=Gate)
     """Counts requests in progress; closed at shutdown so that no new ones start."""
 
@@ -106,6 +109,8 @@ class Services:
         vacations = VacationService(repository, clock, clocks, outbox, allowance=vacation_allowance)
         notifications = NotificationService(repository, clock, games, clocks, outbox)
         notifications.attach()
+        conditionals = ConditionalService(repository, clock, games, outbox)
+        conditionals.attach()
         computer = ComputerService(
             repository,
             clock,
@@ -163,5 +168,6 @@ class Services:
             dispatcher,
             RecordService(repository, clock),
             RematchService(repository, clock, games, challenges, computer),
+            conditionals,
             gate,
         )

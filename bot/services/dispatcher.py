@@ -29,6 +29,7 @@ from bot.services.alerts import (
 from bot.services.announcements import ANSWERABLE, Kind
 from bot.services.clock import Clock
 from bot.services.clocks import ClockService
+from bot.services.conditional_notes import ClearedNote, ClearedNotice
 from bot.services.games import GameService
 from bot.services.notify import MessageId, Notifier, Ticket
 from bot.services.outbox import (
@@ -339,6 +340,10 @@ class Dispatcher:
             return await notifier.timeout_dm(timeout, data["user"], ticket=ticket)
         if kind is Kind.DIGEST:
             return await self._digest(data, ticket)
+        if kind is Kind.CONDITIONAL_DM:
+            note = ClearedNote.from_data(data)
+            cleared = ClearedNotice(note, await self._record(note.game_id))
+            return await notifier.conditional_cleared(cleared, ticket=ticket)
         if kind is Kind.UNDELIVERED:
             notice = a.UndeliveredNotice(
                 data["user"], data["location"], data["game"], data["reason"]

@@ -86,6 +86,36 @@ Announcer = Callable[[GameView, str], Awaitable[Sequence[NewAnnouncement]]]
 the turn's moves ("" for a new game): more announcements to store with it (turn DMs)."""
 Rows = Callable[[GameView], Sequence[NewAnnouncement]]
 """The announcements to store with a change, given the game after it."""
+Responder = Callable[["Turn"], Awaitable[None]]
+"""Called inside the transaction storing a completed turn, under the game's lock: it may
+answer the turn at once (`Turn.reply`, a conditional move), and what it stores is stored
+with the turn. A responder that fails is logged and undone; the turn is stored anyway."""
+UndoWriter = Callable[[GameRecord, int], Awaitable[None]]
+"""Called inside the transaction taking back moves, with the game after it and the first
+ply taken back: what it stores is stored with the undo (if it fails, nothing is)."""
+
+
+@dataclass(slots=True)
+class Turn:
+    """A completed turn being stored, as the responders see it."""
+
+    result: MoveResult
+    """The turn's last move, as stored (its `turn_moves` are the whole turn)."""
+    before: GameRecord
+    """The game just before that move (the offers and requests it found open)."""
+    _play: Callable[[Sequence[str]], Awaitable[MoveResult]]
+    replied: MoveResult | None = None
+    """The reply played, if any."""
+
+    async def reply(self, moves: Sequence[str]) -> MoveResult:
+        """Play `moves` at once as the whole turn of the player now to move, stored in
+        this turn's transaction and announced as a conditional move. Moves the rules
+        refuse, or moves that are not exactly one turn, raise (`GameError`,
+        `ServiceError`) and store nothing."""
+        if self.replied is not None:
+            raise InvalidStateError("This turn was answered already.")
+        self.replied = await self._play(moves)
+        return self.replied
 
 
 class ComputerReferee(Protocol):
@@ -207,7 +237,11 @@ class GameService:
         """Called before a move is stored, under the game's lock; may refuse it."""
         self.announcers: list[Announcer] = []
         """Called before a completed turn or a new game is stored; their announcements are
-        stored with it."""
+        stored with it (not for a turn that was answered at once: it is not waited for)."""
+        self.responders: list[Responder] = []
+        """Called inside the transaction storing a completed turn; may answer it at once."""
+        self.undo_writers: list[UndoWriter] = []
+        """Called inside the transaction taking back moves; what they store goes with it."""
         self.computer: ComputerReferee | None = None
         """Answers draw offers and undo requests made to a computer seat."""
 
@@ -417,6 +451,32 @@ class GameService:
     ) -> MoveResult:
         for guard in self.move_guards:
             await guard(record, seat)
+        try:
+            async with self._writing(record.id):
+                result, _ = await self._store_move(record, loaded, seat, user_id, move)
+        except BaseException as error:
+            self._cache.pop(record.id, None)  # what the rolled-back transaction cached
+            if not isinstance(error, Exception):
+                raise
+            failure = classify(error)
+            if failure is None:
+                raise
+            raise NotStoredError("move", failure) from error
+        return result
+
+    async def _store_move(
+        self,
+        record: GameRecord,
+        loaded: _Loaded,
+        seat: int,
+        user_id: int | None,
+        move: Any,
+        *,
+        conditional: bool = False,
+    ) -> tuple[MoveResult, _Loaded]:
+        """Store one move (inside the game's transaction) with what it announces; a turn
+        it completes is shown to the responders, which may answer it at once. The move
+        as stored, and the game's state after it (and after the answer, if any)."""
         before = loaded.state
         after = before.play(move)
         now = self._clock.now()
@@ -439,32 +499,82 @@ class GameService:
                 draw_offer=None,
             )
         snapshot = Snapshot(ply, after.encode()) if ply % self._snapshot_every == 0 else None
+        stored = await self._repository.record_move(logged, updated, snapshot)
         recent = (*loaded.recent, logged)[-RECENT_MOVES:]
+        current = _Loaded(stored.version, ply, after, recent)
+        self._remember(record.id, current)
         result = MoveResult(
-            view=GameView(updated, after),
+            view=GameView(stored, after),
             before=before,
             move=logged,
             turn_complete=outcome is not None or after.to_move != before.to_move,
             turn_moves=_trailing_turn(recent),
             draw_offer_lapsed=lapsed,
         )
-        rows: list[NewAnnouncement] = []
-        if result.turn_complete:
-            rows.append(move_row(result))
-            if outcome is None:
-                for announcer in self.announcers:
-                    rows += await announcer(result.view, result.turn_notation)
-        try:
-            async with self._writing(record.id):
-                stored = await self._repository.record_move(logged, updated, snapshot)
-                await self._outbox.add(rows)
-        except Exception as error:
-            failure = classify(error)
-            if failure is None:
+        if not result.turn_complete:
+            return result, current
+        await self._outbox.add([move_row(result, conditional=conditional)])
+        if not conditional and self.responders:
+            result, current = await self._respond(result, record, current)
+        if result.reply is None and outcome is None:
+            rows: list[NewAnnouncement] = []
+            for announcer in self.announcers:
+                rows += await announcer(result.view, result.turn_notation)
+            await self._outbox.add(rows)
+        return result, current
+
+    async def _respond(
+        self, result: MoveResult, before: GameRecord, loaded: _Loaded
+    ) -> tuple[MoveResult, _Loaded]:
+        """Show a completed turn to the responders (inside its transaction): the turn
+        with the reply one of them played, and the state after it."""
+        answered: list[_Loaded] = []
+
+        async def play(moves: Sequence[str]) -> MoveResult:
+            # A savepoint: a reply refused halfway through leaves nothing stored.
+            async with self._repository.atomic():
+                reply, after = await self._play_turn(result.view.record, loaded, moves)
+            answered.append(after)
+            return reply
+
+        turn = Turn(result, before, play)
+        for responder in self.responders:
+            replied = turn.replied
+            try:
+                async with self._repository.atomic():
+                    await responder(turn)
+            except StaleGameError:
                 raise
-            raise NotStoredError("move", failure) from error
-        self._remember(record.id, _Loaded(stored.version, ply, after, recent))
-        return replace(result, view=GameView(stored, after))
+            except Exception:
+                log.exception("a responder failed for game %s", result.view.id)
+                turn.replied = replied  # its savepoint was rolled back, with any reply
+        if turn.replied is None:
+            self._remember(result.view.id, loaded)  # what a refused reply cached is void
+            return result, loaded
+        return replace(result, reply=turn.replied), answered[-1]
+
+    async def _play_turn(
+        self, record: GameRecord, loaded: _Loaded, moves: Sequence[str]
+    ) -> tuple[MoveResult, _Loaded]:
+        """Play `moves` as the whole turn of the player to move, for them, announced as a
+        conditional move (inside the game's transaction).
+
+        The move guards do not run: they judge a player's own action when it is made (a
+        deadline passed), and this turn is played the instant it begins.
+        """
+        seat = loaded.state.to_move
+        result: MoveResult | None = None
+        for text in moves:
+            if result is not None and result.turn_complete:
+                raise InvalidStateError("The reply has more moves than one turn.")
+            move = loaded.state.parse_move(text)
+            result, loaded = await self._store_move(
+                record, loaded, seat, record.players[seat], move, conditional=True
+            )
+            record = result.view.record
+        if result is None or not result.turn_complete:
+            raise InvalidStateError("The reply is not a whole turn.")
+        return result, loaded
 
     async def _store(self, updated: GameRecord, rows: Rows | None = None) -> GameView:
         """Store a change of the game row that leaves the position as it is (offers,
@@ -479,17 +589,22 @@ class GameService:
         return GameView(stored, loaded.state)
 
     async def _after_move(self, result: MoveResult) -> MoveResult:
-        """Run the move hooks, and the finish hooks when the move ended the game; then
-        let the announcements go (after the hooks: a result shows the rating changes)."""
-        for hook in self.move_hooks:
-            try:
-                await hook(result)
-            except Exception:
-                log.exception("a move hook failed for game %s", result.view.id)
-        if result.finished:
-            return replace(result, view=await self._after_finish(result.view))
-        await self._outbox.committed()
-        return result
+        """Run the move hooks (for the move, then for the reply played at once, if any),
+        and the finish hooks when the game ended; then let the announcements go (after
+        the hooks: a result shows the rating changes)."""
+        played = [result] if result.reply is None else [result, result.reply]
+        for move in played:
+            for hook in self.move_hooks:
+                try:
+                    await hook(move)
+                except Exception:
+                    log.exception("a move hook failed for game %s", move.view.id)
+        last = result.last
+        if not last.finished:
+            await self._outbox.committed()
+            return result
+        ended = replace(last, view=await self._after_finish(last.view))
+        return ended if result.reply is None else replace(result, reply=ended)
 
     async def _after_finish(self, view: GameView) -> GameView:
         """Run the finish hooks, then let the announcements go; return the view as the
@@ -820,6 +935,8 @@ class GameService:
         async with self._writing(updated.id):
             stored = await self._repository.undo_moves(updated, start, now)
             await self._outbox.add(announcements)
+            for writer in self.undo_writers:
+                await writer(stored, start)
         loaded.version = stored.version
         self._remember(record.id, loaded)
         return GameView(stored, loaded.state)
@@ -848,6 +965,16 @@ class GameService:
         """The moves of the latest turn (all of one player's sub-moves in multi-move games)."""
         record = await self.record(game_id)
         return _trailing_turn((await self._loaded(record)).recent)
+
+    async def turn_start(self, record: GameRecord) -> tuple[int, GameState[Any]]:
+        """Where the current turn began: the ply then and the position (in a multi-move
+        turn under way, the moves played so far are not shown to the opponent yet)."""
+        loaded = await self._loaded(record)
+        turn = _trailing_turn(loaded.recent)
+        if not turn or turn[0].seat != loaded.state.to_move:
+            return record.ply, loaded.state
+        start = turn[0].ply - 1
+        return start, (await self._replay(record, start)).state
 
     async def find(
         self,

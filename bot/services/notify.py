@@ -32,6 +32,7 @@ from bot.services.announcements import (
     UndeliveredNotice,
     UndoNotice,
 )
+from bot.services.conditional_notes import ClearedNotice
 from bot.services.results import GameView
 from bot.services.tournament_views import TournamentView
 from bot.storage.competition import PairingRecord
@@ -116,6 +117,11 @@ class Notifier(Protocol):
 
     async def undelivered(self, notice: UndeliveredNotice, *, ticket: Ticket) -> MessageId:
         """Tell a player by direct message that something could not be posted, and why."""
+        ...
+
+    async def conditional_cleared(self, notice: ClearedNotice, *, ticket: Ticket) -> MessageId:
+        """Tell a player by direct message that their conditional moves in a game were
+        cleared, and why (when Discord refuses it, the note waits for their next command)."""
         ...
 
     async def challenge_expired(self, challenge: ChallengeRecord, *, ticket: Ticket) -> MessageId:
@@ -208,6 +214,10 @@ class NullNotifier:
         return None
 
     async def undelivered(self, notice: UndeliveredNotice, *, ticket: Ticket) -> MessageId:
+        """Deliver nothing."""
+        return None
+
+    async def conditional_cleared(self, notice: ClearedNotice, *, ticket: Ticket) -> MessageId:
         """Deliver nothing."""
         return None
 

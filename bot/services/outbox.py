@@ -9,9 +9,9 @@ restart it resumes with what is still pending. An announcement that cannot be de
 (`tabula doctor` shows it) and its players are told by direct message.
 
 An interaction that changes a game usually answers with the same message itself (the
-fast path): while the service runs inside `Outbox.replying(handle)`, the rows it writes
-for the place the interaction came from are held for the interaction's front end for
-`REPLY_LEASE`, carrying the handle, and collected for it. The front end then delivers
+fast path): while the service runs inside `Outbox.replying(handle)`, the first row it
+writes for the place the interaction came from is held for the interaction's front end
+for `REPLY_LEASE`, carrying the handle, and collected for it. The front end then delivers
 them as its answer (`delivered`) or gives them back (`release`) for the dispatcher to
 post instead. A dispatcher taking over a held row after a crash can ask Discord whether
 the interaction's answer exists (the handle says how), so nothing is posted twice.
@@ -124,7 +124,12 @@ class Outbox:
         held: list[NewAnnouncement] = []
         free: list[NewAnnouncement] = []
         for row in rows:
-            if replying is not None and _answers(replying.handle, row):
+            # An interaction answers with one announcement at most: its original response
+            # is the one message a dispatcher taking over after a crash can find again.
+            # Anything more for its place (a conditional reply) goes to the dispatcher,
+            # which posts it after the answer (a stream keeps its order).
+            first = replying is not None and not replying.rows and not held
+            if first and replying is not None and _answers(replying.handle, row):
                 held.append(_with_reply(row, replying.handle))
             else:
                 free.append(row)

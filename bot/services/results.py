@@ -81,11 +81,19 @@ class MoveResult:
     """The moves of the mover's turn so far, this one included."""
     draw_offer_lapsed: bool = False
     """True when the move let the opponent's draw offer lapse."""
+    reply: MoveResult | None = None
+    """The opponent's conditional move, played at once in answer to this turn and stored
+    with it (`GameService.responders`)."""
 
     @property
     def finished(self) -> bool:
         """True when the move ended the game."""
         return self.view.outcome is not None
+
+    @property
+    def last(self) -> MoveResult:
+        """The last move stored: the conditional reply, if one was played, else this one."""
+        return self.reply if self.reply is not None else self
 
     @property
     def turn_notation(self) -> str:

@@ -23,6 +23,7 @@ from bot.storage.competition import (
     TournamentRecord,
     TournamentStatus,
 )
+from bot.storage.conditionals import StoredNote, StoredTree
 from rules import OptionValue
 
 if TYPE_CHECKING:  # bot.storage.records imports this module's GameRecord
@@ -806,3 +807,37 @@ class Repository(Protocol):
     async def import_mark(self, game_id: int) -> ImportMark | None:
         """How the game was imported; None for a game played here."""
         ...
+
+    # --- conditional moves ---
+
+    async def conditional_tree(self, game_id: int, user_id: int) -> StoredTree | None:
+        """The player's current tree in the game (their row with the highest ply)."""
+        ...
+
+    async def conditional_trees(self, user_id: int) -> list[StoredTree]:
+        """The player's current tree in each of their active games, by game."""
+        ...
+
+    async def save_conditional_tree(self, tree: StoredTree) -> None:
+        """Store the player's tree as applying from `tree.ply`, in place of their rows at
+        that ply and later."""
+
+    async def drop_conditional_trees(
+        self, game_id: int, user_id: int | None = None, *, after_ply: int | None = None
+    ) -> int:
+        """Delete the game's trees (of one player, or of both), or only those applying
+        from after `after_ply`; how many rows."""
+        ...
+
+    async def add_conditional_note(
+        self, user_id: int, game_id: int, data: Mapping[str, Any], now: datetime
+    ) -> int:
+        """Keep a note for the player's next command; its id."""
+        ...
+
+    async def take_conditional_notes(self, user_id: int, now: datetime) -> list[StoredNote]:
+        """The player's notes not shown yet, oldest first, each marked shown."""
+        ...
+
+    async def return_conditional_notes(self, note_ids: Sequence[int]) -> None:
+        """Mark notes not shown again (showing them failed): the next command shows them."""

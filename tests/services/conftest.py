@@ -28,6 +28,7 @@ from bot.services.announcements import (
 )
 from bot.services.clock import ManualClock
 from bot.services.clocks import ClockStatus
+from bot.services.conditional_notes import ClearedNotice
 from bot.services.container import Services
 from bot.services.notify import Ticket
 from bot.services.players import Player
@@ -64,6 +65,8 @@ class RecordingNotifier:
     digests: list[DigestNotice] = field(default_factory=list)
     vacations: list[VacationNotice] = field(default_factory=list)
     undelivered_dms: list[UndeliveredNotice] = field(default_factory=list)
+    cleared: list[ClearedNotice] = field(default_factory=list)
+    """Direct messages telling players that their conditional moves were cleared."""
     replies: list[Mapping[str, Any]] = field(default_factory=list)
     """The reply handles of answerable announcements the dispatcher delivered."""
     rounds: list[tuple[int, int]] = field(default_factory=list)
@@ -152,6 +155,10 @@ class RecordingNotifier:
 
     async def undelivered(self, notice: UndeliveredNotice, *, ticket: Ticket) -> int:
         self.undelivered_dms.append(notice)
+        return self._id(ticket)
+
+    async def conditional_cleared(self, notice: ClearedNotice, *, ticket: Ticket) -> int:
+        self.cleared.append(notice)
         return self._id(ticket)
 
     async def tournament_round_started(

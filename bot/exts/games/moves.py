@@ -18,6 +18,7 @@ from bot.discord_ui.buttons import MOVE_FORM, NOTATION_FIELD
 from bot.discord_ui.errors import guarded
 from bot.services.errors import ServiceError
 from bot.services.games import visible
+from bot.storage.repository import GameRecord
 from rules import get_game
 
 log = logging.getLogger(__name__)
@@ -37,12 +38,20 @@ async def game_choices(
     user = interaction.user.id
     records = [r for r in records if visible(r, user, interaction.guild_id)]
     records.sort(key=lambda r: (r.players[r.to_move] != user, r.id))
+    turns = {r.id: "your turn" if r.players[r.to_move] == user else "waiting" for r in records}
+    return choices_of(records, user, current, turns)
+
+
+def choices_of(
+    records: list[GameRecord], user: int, current: str, notes: dict[int, str]
+) -> list[app_commands.Choice[int]]:
+    """Autocomplete choices for games, "#12 Groups vs bob · <note>", matching what was
+    typed (at most 25, Discord's limit)."""
     choices = []
     for record in records:
         seat = record.seat_of(user)
         opponent = record.names[1 - seat] if seat is not None else "?"
-        turn = "your turn" if record.players[record.to_move] == user else "waiting"
-        label = f"#{record.id} {get_game(record.game).title} vs {opponent} · {turn}"
+        label = f"#{record.id} {get_game(record.game).title} vs {opponent} · {notes[record.id]}"
         if current.strip().lstrip("#") in label:
             choices.append(app_commands.Choice(name=label[:100], value=record.id))
     return choices[:25]

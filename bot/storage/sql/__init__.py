@@ -9,12 +9,20 @@ from __future__ import annotations
 
 from bot.storage.sql.clocks import ClockQueries
 from bot.storage.sql.competition import CompetitionQueries
+from bot.storage.sql.conditionals import ConditionalQueries
 from bot.storage.sql.games import GameQueries
 from bot.storage.sql.outbox import OutboxQueries
 from bot.storage.sql.records import RecordQueries
 
 
-class SqlRepository(GameQueries, CompetitionQueries, ClockQueries, OutboxQueries, RecordQueries):
+class SqlRepository(
+    GameQueries,
+    CompetitionQueries,
+    ClockQueries,
+    OutboxQueries,
+    RecordQueries,
+    ConditionalQueries,
+):
     """The `Repository` over a SQL database."""
 
     async def close(self) -> None:
