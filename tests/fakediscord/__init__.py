@@ -8,7 +8,7 @@ from __future__ import annotations
 from tests.fakediscord.errors import DiscordHTTPError, FakeDiscordError, FakeDiscordTimeout
 from tests.fakediscord.fake import FakeDiscord
 from tests.fakediscord.interactions import FakeInteraction, FakeModal, FakeResponse
-from tests.fakediscord.rest import FailureRule, RequestLog
+from tests.fakediscord.rest import FailureRule, HoldRule, RequestLog
 from tests.fakediscord.state import (
     Button,
     FakeAttachment,
@@ -37,5 +37,6 @@ __all__ = [
     "FakeResponse",
     "FakeRole",
     "FakeUser",
+    "HoldRule",
     "RequestLog",
 ]

@@ -18,7 +18,7 @@ from tests.fakediscord.errors import FakeDiscordError
 from tests.fakediscord.gateway import Gateway
 from tests.fakediscord.interactions import FakeInteraction, InteractionType
 from tests.fakediscord.messages import create_message
-from tests.fakediscord.rest import API, FailureRule, RequestLog, RestApi
+from tests.fakediscord.rest import API, FailureRule, HoldRule, RequestLog, RestApi
 from tests.fakediscord.state import (
     BUTTON,
     LINK_STYLE,
@@ -96,6 +96,7 @@ class FakeDiscord:
     async def stop(self) -> None:
         """Close every connection, stop the server and undo `install()`."""
         self.uninstall()
+        self.rest.release_holds()
         if self._gateway is not None:
             await self._gateway.close()
         if self._runner is not None:
@@ -271,6 +272,14 @@ class FakeDiscord:
             method.upper(), re.compile(path), status, count, retry_after, is_global, body
         )
         self.rest.failures.append(rule)
+        return rule
+
+    def hold_next(self, method: str, path: str, *, after: bool = False) -> HoldRule:
+        """Hold the next REST request matching `path` unanswered until `rule.release()`: a
+        stalled network, e.g. to kill the bot while it waits. With `after`, Discord acts on
+        the request first and only the answer is held. `await rule.reached.wait()`."""
+        rule = HoldRule(method.upper(), re.compile(path), after, asyncio.Event(), asyncio.Event())
+        self.rest.holds.append(rule)
         return rule
 
     # gateway control

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -85,6 +86,31 @@ class FailureRule:
         )
 
 
+@dataclass
+class HoldRule:
+    """A stalled network: the next matching request is held, unanswered, until `release()`.
+
+    With `after`, Discord acts on it first (the message exists) and only its answer is held,
+    the case where the bot cannot know whether its request got through."""
+
+    method: str
+    pattern: re.Pattern[str]
+    after: bool
+    reached: asyncio.Event
+    """Set once the request arrived (and, with `after`, Discord acted on it)."""
+    released: asyncio.Event
+    path: str = ""
+    """The held request's path, once it arrived."""
+
+    def matches(self, method: str, path: str) -> bool:
+        """Whether a request is the one this rule holds."""
+        return not self.path and self.method in ("*", method) and bool(self.pattern.fullmatch(path))
+
+    def release(self) -> None:
+        """Let the held request (or its answer) through."""
+        self.released.set()
+
+
 def _int(request: web.Request, key: str, what: str, code: int) -> int:
     try:
         return int(request.match_info[key])
@@ -98,6 +124,7 @@ class RestApi:
     def __init__(self, world: World) -> None:
         self.world = world
         self.failures: list[FailureRule] = []
+        self.holds: list[HoldRule] = []
         self.requests: list[RequestLog] = []
         self.unknown_routes: list[str] = []
         """`METHOD /path` of every request no route handled (each is also logged)."""
@@ -190,6 +217,29 @@ class RestApi:
                 return error.response()
         path = request.path.removeprefix(API)
         method = request.method
+        hold = next((rule for rule in self.holds if rule.matches(method, path)), None)
+        if hold is None:
+            return await self._serve(request, handler, method, path)
+        hold.path = path
+        if not hold.after:
+            hold.reached.set()
+            await hold.released.wait()
+            if request.transport is None or request.transport.is_closing():
+                return web.Response(status=499)  # the bot went away: Discord never saw it
+            return await self._serve(request, handler, method, path)
+        response = await self._serve(request, handler, method, path)
+        hold.reached.set()
+        await hold.released.wait()
+        return response
+
+    def release_holds(self) -> None:
+        """Let every held request through (the fake is closing)."""
+        for rule in self.holds:
+            rule.release()
+
+    async def _serve(
+        self, request: web.Request, handler: Handler, method: str, path: str
+    ) -> web.StreamResponse:
         for rule in self.failures:
             if rule.matches(method, path):
                 rule.remaining -= 1

@@ -10,6 +10,7 @@ import pytest
 
 from tests.fakediscord import FakeDiscordError, FakeDiscordTimeout
 from tests.fakediscord.fixtures import FakeClub
+from tests.fakediscord.rest_client import Api
 from tests.fakediscord.sample_bot import SampleBot, SampleStore
 from tests.fakediscord.state import EPHEMERAL, LOADING, PRIVATE_THREAD, PUBLIC_THREAD
 
@@ -401,3 +402,26 @@ async def test_guild_added_while_connected(fake_club: FakeClub) -> None:
         await asyncio.sleep(0.05)
         guild = bot.get_guild(other.id)
         assert guild is not None and guild.get_channel(lobby.id) is not None
+
+
+async def test_a_held_request_waits_and_a_held_answer_comes_after_the_post(
+    fake_club: FakeClub, api: Api
+) -> None:
+    """`hold_next`: the request is not acted on until released; with `after`, the message
+    exists while its answer is still held."""
+    fake, channel = fake_club.fake, fake_club.channel
+    held = fake.hold_next("POST", rf"/channels/{channel.id}/messages")
+    posting = asyncio.create_task(api.post_message(channel, {"content": "one"}))
+    await asyncio.wait_for(held.reached.wait(), 5)
+    await asyncio.sleep(0.1)
+    assert channel.messages == [] and not posting.done()
+    held.release()
+    assert (await posting)[0] == 200
+    assert [m.content for m in channel.messages] == ["one"]
+    held = fake.hold_next("POST", rf"/channels/{channel.id}/messages", after=True)
+    posting = asyncio.create_task(api.post_message(channel, {"content": "two"}))
+    await asyncio.wait_for(held.reached.wait(), 5)
+    assert [m.content for m in channel.messages] == ["one", "two"] and not posting.done()
+    held.release()
+    status, body = await posting
+    assert status == 200 and body["content"] == "two"
