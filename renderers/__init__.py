@@ -14,7 +14,7 @@ from typing import Any
 from PIL import Image
 
 from renderers.base import UnknownRendererError, rendered_games, renderer_for
-from renderers.output import REPLAY_FORMAT, encode_png, encode_replay
+from renderers.output import REPLAY_FORMAT, encode_png, encode_replay, encode_still
 from renderers.sprites import Point
 from renderers.theme import DEFAULT_THEME, LIGHT_THEME, Theme
 from renderers.view import BoardView, Hint
@@ -42,6 +42,20 @@ def render_png(state: GameState[Any], view: BoardView | None = None) -> bytes:
     """The picture of `state` as PNG bytes (a palette PNG, typically 20–60 KB)."""
     view = view or _PLAIN
     return encode_png(render(state, view), view.theme or DEFAULT_THEME)
+
+
+PICTURE_FORMATS = ("png", "gif", "webp")
+"""The still-picture formats `render_picture` writes (WebP lossless)."""
+
+
+def render_picture(state: GameState[Any], view: BoardView | None = None, fmt: str = "png") -> bytes:
+    """The picture of `state` in one of `PICTURE_FORMATS`."""
+    view = view or _PLAIN
+    if fmt == "png":
+        return render_png(state, view)
+    if fmt not in PICTURE_FORMATS:
+        raise ValueError(f"pictures are written as {', '.join(PICTURE_FORMATS)}, not {fmt!r}")
+    return encode_still(render(state, view), view.theme or DEFAULT_THEME, fmt)
 
 
 def render_replay(
@@ -88,6 +102,7 @@ def locate(state: GameState[Any], cell: str) -> Point:
 __all__ = [
     "DEFAULT_THEME",
     "LIGHT_THEME",
+    "PICTURE_FORMATS",
     "BoardView",
     "Hint",
     "Theme",
@@ -95,6 +110,7 @@ __all__ = [
     "games",
     "locate",
     "render",
+    "render_picture",
     "render_png",
     "render_replay",
     "rendered_games",

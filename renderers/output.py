@@ -70,6 +70,18 @@ def encode_png(image: Image.Image, theme: Theme) -> bytes:
     return buffer.getvalue()
 
 
+def encode_still(image: Image.Image, theme: Theme, fmt: str) -> bytes:
+    """The picture as a one-frame GIF (`gif`, on the theme's palette) or lossless WebP."""
+    buffer = io.BytesIO()
+    if fmt == "gif":
+        to_palette(image, theme).save(buffer, "GIF")
+    elif fmt == "webp":
+        image.save(buffer, "WEBP", lossless=True, quality=80, method=4)
+    else:
+        raise ValueError(f"no still format {fmt!r}")
+    return buffer.getvalue()
+
+
 REPLAY_FORMAT = "gif"
 """The file extension of replays: animated GIF plays everywhere, Discord included."""
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -20,6 +22,7 @@ from bot.cli import (
     run_command,
     sync_command,
 )
+from bot.cli.moves_argv import split_moves
 
 COMMAND_MODULES = (
     run_command,
@@ -59,17 +62,21 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     parser = build_parser()
-    # Moves may follow options (`replay groups --option start=drop c3 c5`); argparse
-    # leaves such trailing positionals unparsed, so commands that take them opt in.
-    args, extras = parser.parse_known_args(argv)
-    if extras:
-        if not getattr(args, "trailing_positionals", None) or any(
-            extra.startswith("-") and len(extra) > 1 for extra in extras
-        ):
-            parser.error(f"unrecognized arguments: {' '.join(extras)}")
-        getattr(args, args.trailing_positionals).extend(extras)
+    words = sys.argv[1:] if argv is None else list(argv)
+    words, moves = split_moves(parser, words)
+    args = parser.parse_args(words)
+    if moves:
+        getattr(args, args.trailing_positionals).extend(moves)
     if args.command is None:
         parser.print_help()
         return 2
-    status: int = args.func(args)
+    try:
+        status: int = args.func(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (`tabula replay ... | head -c 200`): stop quietly, and point
+        # stdout at nothing so that the interpreter's final flush does not fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
     return status

@@ -7,6 +7,13 @@ from typing import Any
 
 from rules import AnyGame, GameState, InvalidOptionError
 
+MOVES_EPILOG = (
+    "After GAME, every word that is not one of the options above is a MOVE, so a move may "
+    "start with '-' (after the first move, even -h is a move). Every word after -- is a "
+    "move: tabula replay groups -- d3-e2 -a1."
+)
+"""The `--help` note of commands that take moves."""
+
 
 def add_option_argument(parser: argparse.ArgumentParser) -> None:
     """Add the repeatable `--option KEY=VALUE` argument."""

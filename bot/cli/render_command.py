@@ -8,12 +8,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from bot.cli.options import add_option_argument, new_game_from_args
+from bot.cli.options import MOVES_EPILOG, add_option_argument, new_game_from_args
 from renderers import (
     LIGHT_THEME,
+    PICTURE_FORMATS,
     BoardView,
     Hint,
     UnknownRendererError,
+    render_picture,
     render_png,
     render_replay,
     rendered_games,
@@ -44,11 +46,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "Play MOVEs from the start of GAME and draw the position. With --gallery, draw "
             "every game at several positions into a folder for review instead."
         ),
+        epilog=MOVES_EPILOG,
     )
     parser.add_argument("game", nargs="?", help="game name or alias")
     add_option_argument(parser)
     parser.add_argument("moves", nargs="*", metavar="MOVE", help="moves in the game's notation")
-    parser.add_argument("-o", "--output", default="board.png", help="PNG file to write")
+    parser.add_argument(
+        "-o",
+        "--output",
+        default="board.png",
+        help="the picture to write: .png, .gif or .webp (lossless), by its name",
+    )
     parser.add_argument(
         "--hint",
         nargs="?",
@@ -91,10 +99,17 @@ def run(args: argparse.Namespace) -> int:
         except UnknownRendererError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
+        except OSError as exc:
+            print(f"error: cannot write to {args.gallery}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
         print(f"wrote {written} pictures to {args.gallery}")
         return 0
     if not args.game:
         print("name a GAME to draw (see `tabula games`), or use --gallery DIR", file=sys.stderr)
+        return 2
+    picture_format = _format(args.output, PICTURE_FORMATS)
+    replay_format_ = None if args.replay is None else _format(args.replay, (replay_format(),))
+    if picture_format is None or (args.replay is not None and replay_format_ is None):
         return 2
     view = BoardView(
         players=tuple(args.players) if args.players else None,
@@ -116,17 +131,39 @@ def run(args: argparse.Namespace) -> int:
             return 2
         states.append(state)
     try:
-        picture = render_png(state, view)
+        picture = render_picture(state, view, picture_format)
         replay = render_replay(states, view) if args.replay else None
     except (GameError, UnknownRendererError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    Path(args.output).write_bytes(picture)
-    print(f"wrote {args.output}")
+    files = [(Path(args.output), picture)]
     if replay is not None:
-        Path(args.replay).write_bytes(replay)
-        print(f"wrote {args.replay}")
+        files.append((Path(args.replay), replay))
+    for path, data in files:
+        if not _write(path, data):
+            return 2
+        print(f"wrote {path}")
     return 0
+
+
+def _format(name: str, formats: tuple[str, ...]) -> str | None:
+    """The format a file name asks for by its extension, or None (said on stderr)."""
+    extension = Path(name).suffix.lower().lstrip(".")
+    if extension in formats:
+        return extension
+    allowed = ", ".join(f".{fmt}" for fmt in formats)
+    print(f"error: cannot write {name}: the name must end in {allowed}", file=sys.stderr)
+    return None
+
+
+def _write(path: Path, data: bytes) -> bool:
+    """Write `data` to `path`; on failure say why on stderr and return False."""
+    try:
+        path.write_bytes(data)
+    except OSError as exc:
+        print(f"error: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
+        return False
+    return True
 
 
 def gallery_pictures(games: list[str]) -> Iterator[tuple[str, GameState[Any], BoardView]]:

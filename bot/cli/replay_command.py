@@ -6,18 +6,26 @@ import argparse
 import json
 from typing import Any
 
-from bot.cli.options import add_option_argument, new_game_from_args
+from bot.cli.options import MOVES_EPILOG, add_option_argument, new_game_from_args
 from rules import GameError, GameState, get_game
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the `replay` subcommand."""
     parser = subparsers.add_parser(
-        "replay", help="play moves from the start and print the state as JSON"
+        "replay",
+        help="play moves from the start and print the state as JSON",
+        description=(
+            "Play MOVEs from the start of GAME and print the position as one JSON object; "
+            'on a bad move print {"error": ..., "ply": N} and exit 2.'
+        ),
+        epilog=MOVES_EPILOG,
     )
     parser.add_argument("game", help="game name or alias")
     add_option_argument(parser)
-    parser.add_argument("moves", nargs="*", metavar="MOVE", help="moves in the game's notation")
+    parser.add_argument(
+        "moves", nargs="*", default=[], metavar="MOVE", help="moves in the game's notation"
+    )
     parser.set_defaults(func=run, trailing_positionals="moves")
 
 
