@@ -13,8 +13,9 @@ from typing import Any
 
 from PIL import Image
 
+from renderers import png
 from renderers.base import UnknownRendererError, rendered_games, renderer_for
-from renderers.output import REPLAY_FORMAT, encode_png, encode_replay, encode_still
+from renderers.output import REPLAY_FORMAT, encode_replay, encode_still, palette
 from renderers.sprites import Point
 from renderers.theme import DEFAULT_THEME, LIGHT_THEME, Theme
 from renderers.view import BoardView, Hint
@@ -39,9 +40,14 @@ def render(state: GameState[Any], view: BoardView | None = None) -> Image.Image:
 
 
 def render_png(state: GameState[Any], view: BoardView | None = None) -> bytes:
-    """The picture of `state` as PNG bytes (a palette PNG, typically 20–60 KB)."""
+    """The picture of `state` as PNG bytes (a palette PNG, typically 10–40 KB).
+
+    Bands of the picture that an earlier call already drew and compressed (the previous
+    move of the same game, say) are taken from a cache instead (`renderers.png`).
+    """
     view = view or _PLAIN
-    return encode_png(render(state, view), view.theme or DEFAULT_THEME)
+    canvas = renderer_for(state).canvas(state, view)
+    return png.encode(canvas, palette(view.theme or DEFAULT_THEME))
 
 
 PICTURE_FORMATS = ("png", "gif", "webp")

@@ -10,6 +10,7 @@ from typing import Any, ClassVar, Generic, TypeVar, cast
 from PIL import Image
 
 from renderers import sprites
+from renderers.canvas import Canvas
 from renderers.page import WIDTH, Caption, blank_page, draw_footer, draw_header
 from renderers.sprites import Point
 from renderers.theme import DEFAULT_THEME, Theme
@@ -50,45 +51,45 @@ class BoardLayout(ABC):
         """The width of the page the board sits on."""
         return WIDTH
 
-    def background(self, theme: Theme) -> Image.Image:
-        """A fresh copy of the page with the static board drawn (cached per theme)."""
-        return _static_page(self, theme).copy()
+    def canvas(self, theme: Theme) -> Canvas:
+        """An empty canvas over the page with the static board drawn (cached per theme)."""
+        return Canvas(_static_page(self, theme), (self, theme))
 
     def stone_diameter(self) -> int:
         """The diameter of a stone."""
         return round(self.pitch * 0.84)
 
     def draw_stones(
-        self, image: Image.Image, theme: Theme, stones: Iterable[tuple[Coord, str]]
+        self, canvas: Canvas, theme: Theme, stones: Iterable[tuple[Coord, str]]
     ) -> None:
         """Paste a plain stone on each (cell, colour), colour being `black` or `white`."""
         diameter = self.stone_diameter()
         for coord, colour in stones:
-            sprites.paste_centred(image, sprites.stone(theme, colour, diameter), self.centre(coord))
+            canvas.paste(sprites.stone(theme, colour, diameter), self.centre(coord))
 
-    def mark_last(self, image: Image.Image, theme: Theme, coord: Coord) -> None:
+    def mark_last(self, canvas: Canvas, theme: Theme, coord: Coord) -> None:
         """Ring the stone the last move placed or moved."""
         width = max(3.0, self.pitch * 0.08)
         mark = sprites.ring(theme.rgb("accent"), round(self.stone_diameter() * 0.5), width)
-        sprites.paste_centred(image, mark, self.centre(coord))
+        canvas.paste(mark, self.centre(coord))
 
-    def mark_captured(self, image: Image.Image, theme: Theme, coord: Coord, colour: str) -> None:
+    def mark_captured(self, canvas: Canvas, theme: Theme, coord: Coord, colour: str) -> None:
         """Mark where a stone taken by the last move stood: a faint stone struck by a cross."""
         diameter = self.stone_diameter()
         centre = self.centre(coord)
-        sprites.paste_centred(image, sprites.stone(theme, colour, diameter, alpha=90), centre)
+        canvas.paste(sprites.stone(theme, colour, diameter, alpha=90), centre)
         mark = sprites.cross(
             theme.rgb("accent"),
             theme.rgb("line"),
             round(diameter * 0.5),
             max(3.0, self.pitch * 0.08),
         )
-        sprites.paste_centred(image, mark, centre)
+        canvas.paste(mark, centre)
 
-    def mark_forbidden(self, image: Image.Image, theme: Theme, coord: Coord) -> None:
+    def mark_forbidden(self, canvas: Canvas, theme: Theme, coord: Coord) -> None:
         """A struck-through circle on a cell the player to move may not use."""
         mark = sprites.no_entry(theme.rgb("forbidden"), theme.rgb("white"), round(self.pitch * 0.5))
-        sprites.paste_centred(image, mark, self.centre(coord))
+        canvas.paste(mark, self.centre(coord))
 
 
 @lru_cache(maxsize=24)  # a page is about 2.5 MB; a few sizes and two themes fit
@@ -120,9 +121,7 @@ class GameRenderer(ABC, Generic[StateT]):
         """The board layout for this state's options."""
 
     @abstractmethod
-    def paint(
-        self, image: Image.Image, state: StateT, layout: BoardLayout, theme: Theme
-    ) -> Caption:
+    def paint(self, canvas: Canvas, state: StateT, layout: BoardLayout, theme: Theme) -> Caption:
         """Draw the position (stones, last move, game-specific marks); return the caption."""
 
     @abstractmethod
@@ -137,18 +136,22 @@ class GameRenderer(ABC, Generic[StateT]):
         """Lines a hint draws under its dots: an echo's course, a rectangle one could claim."""
         return ()
 
-    def draw(self, state: GameState[Any], view: BoardView) -> Image.Image:
-        """The whole picture of `state`."""
+    def canvas(self, state: GameState[Any], view: BoardView) -> Canvas:
+        """The picture of `state` as drawing operations."""
         theme = view.theme or DEFAULT_THEME
         own = self.narrow(state)
         layout = self.layout(own)
-        image = layout.background(theme)
-        caption = self.paint(image, own, layout, theme)
+        canvas = layout.canvas(theme)
+        caption = self.paint(canvas, own, layout, theme)
         if view.hint is not None:
-            self._paint_hint(image, own, layout, theme, view.hint.origin)
-        draw_header(image, own, view, caption, theme)
-        draw_footer(image, own, view, caption, theme)
-        return image
+            self._paint_hint(canvas, own, layout, theme, view.hint.origin)
+        draw_header(canvas, own, view, caption, theme)
+        draw_footer(canvas, own, view, caption, theme)
+        return canvas
+
+    def draw(self, state: GameState[Any], view: BoardView) -> Image.Image:
+        """The whole picture of `state`."""
+        return self.canvas(state, view).image()
 
     def locate(self, state: GameState[Any], cell: str) -> Point:
         """The pixel centre of the cell named `cell` in the picture of `state`."""
@@ -157,7 +160,7 @@ class GameRenderer(ABC, Generic[StateT]):
 
     def _paint_hint(
         self,
-        image: Image.Image,
+        canvas: Canvas,
         state: StateT,
         layout: BoardLayout,
         theme: Theme,
@@ -166,13 +169,13 @@ class GameRenderer(ABC, Generic[StateT]):
         origin = None if origin_text is None else self.parse_cell(state, origin_text)
         pitch = layout.pitch
         strokes = [[layout.centre(c) for c in path] for path in self.hint_paths(state, origin)]
-        sprites.draw_strokes(image, strokes, theme.rgb("hint"), max(3.0, pitch * 0.07))
+        canvas.strokes(strokes, theme.rgb("hint"), max(3.0, pitch * 0.07))
         if origin is not None:
             mark = sprites.square(theme.rgb("hint"), round(pitch * 0.92), max(2.5, pitch * 0.08))
-            sprites.paste_centred(image, mark, layout.centre(origin))
+            canvas.paste(mark, layout.centre(origin))
         dot = sprites.dot(theme.rgb("hint"), theme.rgb("white"), max(16, round(pitch * 0.36)))
-        for target in set(self.hint_targets(state, origin)):
-            sprites.paste_centred(image, dot, layout.centre(target))
+        for target in sorted(set(self.hint_targets(state, origin))):
+            canvas.paste(dot, layout.centre(target))
 
 
 _RENDERERS: dict[str, GameRenderer[Any]] = {}

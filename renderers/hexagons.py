@@ -24,21 +24,27 @@ from rules.hexcoords import COLUMN_LETTERS, board_cells, column_rows
 SQRT3 = math.sqrt(3)
 NEIGHBOURS = ((1, 0), (0, 1), (1, 1), (-1, 0), (0, -1), (-1, -1))
 """The six axial directions."""
-_SCREEN_ANGLE = {(1, 0): 0, (0, 1): -120, (1, 1): -60, (-1, 0): 180, (0, -1): 60, (-1, -1): 120}
-"""The on-screen direction (degrees, y down) from a cell to each of its neighbours."""
 _SUPERSAMPLE = 4
 
 
 @dataclass(frozen=True)
 class HexBoard(BoardLayout):
-    """A hex-hex board with `size` cells per side, pointy-topped cells `cell` pixels wide."""
+    """A hex-hex board with `size` cells per side, pointy-topped cells `cell` pixels wide.
+
+    Every length is a whole number of pixels (the cell's width even, the distance between
+    rows rounded), so every cell centre falls on a whole pixel and all cells are drawn
+    pixel for pixel alike: the board compresses far better than with fractional cells.
+    The hexagons are a hair taller or flatter than regular (under one per cent).
+    """
 
     size: int
-    cell: float
+    cell: int
     """The width of a cell across its flat sides: the distance between neighbouring centres."""
-    origin_x: float
+    row: int
+    """The vertical distance between neighbouring rows of cells."""
+    origin_x: int
     """The x of column 0's line at row 0 (the centre of a1)."""
-    origin_y: float
+    origin_y: int
     """The y of the centre of row 1."""
     label_size: int
     height: int
@@ -50,50 +56,56 @@ class HexBoard(BoardLayout):
         # column letters of the lower right edge 0.5 right of the last cell.
         left_units = -(size - 1) / 2 - 1.5
         right_units = 1.5 * size - 0.5
-        cell = min(max_cell, BOARD_MAX_WIDTH / (right_units - left_units))
-        radius = cell / SQRT3
+        cell = int(min(max_cell, BOARD_MAX_WIDTH / (right_units - left_units))) // 2 * 2
+        row = round(cell * SQRT3 / 2)
+        radius = row / 1.5
         label_size = max(16, min(22, round(cell * 0.44)))
         left = (WIDTH - (right_units - left_units) * cell) / 2
-        top_row_y = BOARD_TOP + radius + 4
-        origin_y = top_row_y + (2 * size - 2) * 1.5 * radius
-        label_y = origin_y + 1.5 * radius
+        top_row_y = BOARD_TOP + math.ceil(radius) + 4
+        origin_y = top_row_y + (2 * size - 2) * row
+        label_y = origin_y + row
         height = math.ceil(label_y + label_size * 0.7 - BOARD_TOP)
-        return cls(size, cell, left - left_units * cell, origin_y, label_size, height)
+        return cls(size, cell, row, round(left - left_units * cell), origin_y, label_size, height)
 
     @property
     def radius(self) -> float:
-        """The distance from a cell's centre to its corners."""
-        return self.cell / SQRT3
+        """The distance from a cell's centre to its top and bottom corners."""
+        return self.row / 1.5
 
     @property
     def pitch(self) -> int:
-        return round(self.cell)
+        return self.cell
 
     def centre(self, coord: Coord) -> Point:
         q, r = coord
-        return self.origin_x + (q - r / 2) * self.cell, self.origin_y - r * 1.5 * self.radius
+        return self.origin_x + (q - r / 2) * self.cell, self.origin_y - r * self.row
 
-    def corners(self, coord: Coord, radius: float | None = None) -> list[Point]:
-        """The six corners of a cell, clockwise from the top."""
+    def corners(self, coord: Coord, grow: float = 0.0) -> list[Point]:
+        """The six corners of a cell, clockwise from the top (`grow` pixels further out)."""
         x, y = self.centre(coord)
-        reach = self.radius if radius is None else radius
+        scale = 1 + grow / self.radius
+        half, tall = self.cell / 2 * scale, self.radius * scale
         return [
-            (x + reach * math.cos(math.radians(a)), y + reach * math.sin(math.radians(a)))
-            for a in (-90, -30, 30, 90, 150, 210)
+            (x, y - tall),
+            (x + half, y - tall / 2),
+            (x + half, y + tall / 2),
+            (x, y + tall),
+            (x - half, y + tall / 2),
+            (x - half, y - tall / 2),
         ]
 
     def edge(self, coord: Coord, direction: Coord) -> tuple[Point, Point]:
         """The two ends of the side of `coord` that faces its neighbour in `direction`."""
-        x, y = self.centre(coord)
-        angle = _SCREEN_ANGLE[direction]
-        ends = [
-            (
-                x + self.radius * math.cos(math.radians(angle + turn)),
-                y + self.radius * math.sin(math.radians(angle + turn)),
-            )
-            for turn in (-30, 30)
-        ]
-        return ends[0], ends[1]
+        top, upper_right, lower_right, bottom, lower_left, upper_left = self.corners(coord)
+        sides = {
+            (1, 0): (upper_right, lower_right),
+            (0, 1): (upper_left, top),
+            (1, 1): (top, upper_right),
+            (-1, 0): (lower_left, upper_left),
+            (0, -1): (lower_right, bottom),
+            (-1, -1): (bottom, lower_left),
+        }
+        return sides[direction]
 
     def cells(self) -> tuple[Coord, ...]:
         """Every cell of the board."""
@@ -128,7 +140,7 @@ class HexBoard(BoardLayout):
 
         # Slightly larger dark hexagons under the cells give the board a dark rim.
         for coord in self.cells():
-            draw.polygon(scaled(self.corners(coord, self.radius + 2.2)), fill=theme.rgb("line"))
+            draw.polygon(scaled(self.corners(coord, 2.2)), fill=theme.rgb("line"))
         for coord in self.cells():
             q, r = coord
             draw.polygon(

@@ -13,9 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from renderers import sprites
+from renderers.canvas import Canvas
 from renderers.fonts import fit, font, printable, wrap
 from renderers.theme import Theme
 from renderers.view import BoardView
@@ -122,40 +123,38 @@ def move_line(state: GameState[Any], caption: Caption) -> str:
 
 
 def draw_header(
-    image: Image.Image,
+    canvas: Canvas,
     state: GameState[Any],
     view: BoardView,
     caption: Caption,
     theme: Theme,
 ) -> None:
     """Draw one row per seat: marker, stone, name, colour, clock and facts."""
-    draw = ImageDraw.Draw(image)
-    right = image.width - PAD - 14
+    right = canvas.width - PAD - 14
     outcome = state.outcome()
     over = outcome is not None or bool(view.status)
     for seat in (0, 1):
         top = PAD + seat * ROW_HEIGHT
         middle = top + ROW_HEIGHT / 2
         if not over and seat == state.to_move:
-            draw.rounded_rectangle(
-                (PAD, top + 2, image.width - PAD - 1, top + ROW_HEIGHT - 3),
+            canvas.rounded_rectangle(
+                (PAD, top + 2, canvas.width - PAD - 1, top + ROW_HEIGHT - 3),
                 radius=10,
                 fill=theme.rgb("panel"),
             )
-            sprites.paste_centred(image, sprites.arrow(theme.rgb("text"), 16), (PAD + 16, middle))
+            canvas.paste(sprites.arrow(theme.rgb("text"), 16), (PAD + 16, middle))
         elif outcome is not None and outcome.winner == seat:
-            sprites.paste_centred(
-                image,
+            canvas.paste(
                 sprites.star(theme.rgb("highlight"), theme.rgb("background"), 24),
                 (PAD + 16, middle),
             )
         colour = state.game.colours[seat]
-        sprites.paste_centred(image, sprites.stone(theme, colour.lower(), 30), (PAD + 47, middle))
-        _draw_seat_text(draw, state, view, caption, theme, seat=seat, middle=middle, right=right)
+        canvas.paste(sprites.stone(theme, colour.lower(), 30), (PAD + 47, middle))
+        _draw_seat_text(canvas, state, view, caption, theme, seat=seat, middle=middle, right=right)
 
 
 def _draw_seat_text(
-    draw: ImageDraw.ImageDraw,
+    canvas: Canvas,
     state: GameState[Any],
     view: BoardView,
     caption: Caption,
@@ -174,7 +173,7 @@ def _draw_seat_text(
             fact_face = font(SUB_SIZE + 1)
         facts = fit(facts, fact_face, (right - x) * 0.7)
         fact_colour = theme.rgb("highlight" if caption.highlight[seat] else "text")
-        draw.text((right, middle), facts, font=fact_face, fill=fact_colour, anchor="rm")
+        canvas.text((right, middle), facts, fact_face, fact_colour, anchor="rm")
         right -= round(fact_face.getlength(facts)) + 24
     colour = state.game.colours[seat]
     name = seat_name(state, view, seat)
@@ -185,28 +184,27 @@ def _draw_seat_text(
     name_face = font(NAME_SIZE, bold=True)
     name_y = middle - 10 if extras else middle
     name = fit(name, name_face, max(40.0, right - x))
-    draw.text((x, name_y), name, font=name_face, fill=theme.rgb("text"), anchor="lm")
+    canvas.text((x, name_y), name, name_face, theme.rgb("text"), anchor="lm")
     if extras:
         small = font(SUB_SIZE)
-        draw.text(
+        canvas.text(
             (x + 1, middle + 13),
             fit("  ·  ".join(extras), small, max(0.0, right - x)),
-            font=small,
-            fill=theme.rgb("muted"),
+            small,
+            theme.rgb("muted"),
             anchor="lm",
         )
 
 
 def draw_footer(
-    image: Image.Image,
+    canvas: Canvas,
     state: GameState[Any],
     view: BoardView,
     caption: Caption,
     theme: Theme,
 ) -> None:
     """Draw the status line and the move line under the board."""
-    draw = ImageDraw.Draw(image)
-    width = image.width - 2 * PAD - 8
+    width = canvas.width - 2 * PAD - 8
     status = printable(status_line(state, view, caption), bold=True)
     status_face = font(STATUS_SIZE, bold=True)
     lines = [status]
@@ -216,13 +214,10 @@ def draw_footer(
     line_height = round(status_face.size * 1.25)
     small = font(SMALL_SIZE)
     block = line_height * len(lines) + 6 + SMALL_SIZE
-    y = image.height - PAD - FOOTER_HEIGHT + (FOOTER_HEIGHT - block) // 2
+    y = canvas.height - PAD - FOOTER_HEIGHT + (FOOTER_HEIGHT - block) // 2
     for line in lines:
-        draw.text((PAD + 4, y), line, font=status_face, fill=theme.rgb("text"))
+        canvas.text((PAD + 4, y), line, status_face, theme.rgb("text"))
         y += line_height
-    draw.text(
-        (PAD + 4, y + 6),
-        fit(move_line(state, caption), small, width),
-        font=small,
-        fill=theme.rgb("muted"),
+    canvas.text(
+        (PAD + 4, y + 6), fit(move_line(state, caption), small, width), small, theme.rgb("muted")
     )

@@ -10,8 +10,9 @@ cell a struck-through circle and the liberty a stake is attached to a hollow dia
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from functools import lru_cache
+from collections.abc import Callable, Sequence
+from functools import lru_cache, wraps
+from typing import Any, ParamSpec
 
 from PIL import Image, ImageDraw
 
@@ -22,6 +23,51 @@ SUPERSAMPLE = 4
 """Sprites are drawn this many times larger and reduced, which smooths their edges."""
 
 Point = tuple[float, float]
+P = ParamSpec("P")
+
+
+class Sprite:
+    """A cached RGBA picture whose centre is the point it marks, compared by its `key`.
+
+    The key (the drawing function and its arguments) determines every pixel, so two
+    pictures pasting equal sprites at the same place are equal there (`renderers.canvas`).
+    """
+
+    __slots__ = ("_hash", "image", "key")
+
+    def __init__(self, key: tuple[Any, ...], image: Image.Image) -> None:
+        self.key = key
+        self.image = image
+        self._hash = hash(key)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sprite) and (self is other or self.key == other.key)
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """Width and height in pixels."""
+        return self.image.size
+
+
+def sprite(maxsize: int) -> Callable[[Callable[P, Image.Image]], Callable[P, Sprite]]:
+    """Cache a function that draws an image as one returning `Sprite`s keyed by its arguments."""
+
+    def decorate(draw: Callable[P, Image.Image]) -> Callable[P, Sprite]:
+        @lru_cache(maxsize=maxsize)
+        def cached(*args: Any, **kwargs: Any) -> Sprite:
+            key = (draw.__name__, args, tuple(sorted(kwargs.items())))
+            return Sprite(key, draw(*args, **kwargs))
+
+        @wraps(draw)
+        def wrapper(*args: P.args, **kwargs: P.kwargs) -> Sprite:
+            return cached(*args, **kwargs)  # type: ignore[arg-type]
+
+        return wrapper
+
+    return decorate
 
 
 def _even(value: float) -> int:
@@ -54,8 +100,13 @@ class _Pen:
     ) -> None:
         x0, y0 = self._xy(centre[0] - radius, centre[1] - radius)
         x1, y1 = self._xy(centre[0] + radius, centre[1] + radius)
+        # Pillow fills the box's last row and column too: one less keeps a circle round
+        # the sprite's centre, so that its lower half mirrors its upper half exactly.
         self.draw.ellipse(
-            (x0, y0, x1, y1), fill=fill, outline=outline, width=round(width * SUPERSAMPLE)
+            (round(x0), round(y0), round(x1) - 1, round(y1) - 1),
+            fill=fill,
+            outline=outline,
+            width=round(width * SUPERSAMPLE),
         )
 
     def polygon(
@@ -84,10 +135,11 @@ class _Pen:
         return self.image.resize((self.size, self.size), Image.Resampling.BOX)
 
 
-def paste_centred(image: Image.Image, sprite: Image.Image, centre: Point) -> None:
+def paste_centred(image: Image.Image, sprite: Sprite, centre: Point) -> None:
     """Paste `sprite` on `image` with its centre on the point `centre`."""
     width, height = sprite.size
-    image.paste(sprite, (round(centre[0] - width / 2), round(centre[1] - height / 2)), sprite)
+    left, top = round(centre[0] - width / 2), round(centre[1] - height / 2)
+    image.paste(sprite.image, (left, top), sprite.image)
 
 
 def stone_colours(theme: Theme, colour: str) -> tuple[RGB, RGB, RGB]:
@@ -97,11 +149,13 @@ def stone_colours(theme: Theme, colour: str) -> tuple[RGB, RGB, RGB]:
     return theme.rgb("white"), theme.rgb("white_edge"), theme.rgb("white_text")
 
 
-@lru_cache(maxsize=256)
+@sprite(maxsize=256)
 def stone(theme: Theme, colour: str, diameter: int, *, alpha: int = 255) -> Image.Image:
     """A `black` or `white` stone with a clear outline (and a light rim around black ones).
 
-    A soft light from the upper left makes stones look round rather than flat.
+    A soft light from the left makes stones look round rather than flat. The light comes
+    level, so that the lower half of a stone mirrors its upper half row for row, which the
+    PNG encoder finds within its window: a board full of stones compresses to half.
     """
     radius = diameter / 2
     pen = _Pen(_even(diameter + 4))
@@ -119,7 +173,7 @@ def stone(theme: Theme, colour: str, diameter: int, *, alpha: int = 255) -> Imag
         pen.circle(
             inner * (1 - t * 0.8),
             fill=_alpha(blend(shade, lit, t**1.5), alpha),
-            centre=(-inner * 0.35 * t, -inner * 0.35 * t),
+            centre=(-inner * 0.4 * t, 0.0),
         )
     return pen.finish()
 
@@ -129,22 +183,22 @@ def number_size(diameter: int, text: str) -> int:
     return round(diameter * (0.5 if len(text) < 2 else 0.44))
 
 
-@lru_cache(maxsize=1024)
+@sprite(maxsize=1024)
 def labelled_stone(
     theme: Theme, colour: str, diameter: int, text: str, *, alpha: int = 255
 ) -> Image.Image:
     """A stone with `text` (a group size) printed in its middle."""
-    sprite = stone(theme, colour, diameter, alpha=alpha).copy()
+    image = stone(theme, colour, diameter, alpha=alpha).image.copy()
     _, _, ink = stone_colours(theme, colour)
     face = font(number_size(diameter, text), bold=True)
-    half = sprite.width / 2
-    ImageDraw.Draw(sprite).text(
+    half = image.width / 2
+    ImageDraw.Draw(image).text(
         (half, half + diameter * 0.03), text, font=face, fill=_alpha(ink, alpha), anchor="mm"
     )
-    return sprite
+    return image
 
 
-@lru_cache(maxsize=256)
+@sprite(maxsize=256)
 def ring(colour: RGB, diameter: int, width: float) -> Image.Image:
     """A ring: the mark of the last move."""
     pen = _Pen(_even(diameter + 2))
@@ -152,7 +206,7 @@ def ring(colour: RGB, diameter: int, width: float) -> Image.Image:
     return pen.finish()
 
 
-@lru_cache(maxsize=256)
+@sprite(maxsize=256)
 def dot(colour: RGB, edge: RGB, diameter: int) -> Image.Image:
     """A filled dot with a thin contrasting edge: a legal destination."""
     pen = _Pen(_even(diameter + 2))
@@ -161,7 +215,7 @@ def dot(colour: RGB, edge: RGB, diameter: int) -> Image.Image:
     return pen.finish()
 
 
-@lru_cache(maxsize=256)
+@sprite(maxsize=256)
 def cross(colour: RGB, edge: RGB, size: int, width: float) -> Image.Image:
     """A diagonal cross with a contrasting edge: a stone captured by the last move."""
     pen = _Pen(_even(size + width + 4))
@@ -174,7 +228,7 @@ def cross(colour: RGB, edge: RGB, size: int, width: float) -> Image.Image:
     return pen.finish()
 
 
-@lru_cache(maxsize=256)
+@sprite(maxsize=256)
 def square(colour: RGB, size: int, width: float) -> Image.Image:
     """A square outline: the stone a hint is about."""
     pen = _Pen(_even(size + width + 2))
@@ -184,7 +238,7 @@ def square(colour: RGB, size: int, width: float) -> Image.Image:
     return pen.finish()
 
 
-@lru_cache(maxsize=256)
+@sprite(maxsize=256)
 def triangle(colour: RGB, edge: RGB, size: int) -> Image.Image:
     """A small filled triangle pointing down: a stone that already moved this turn."""
     pen = _Pen(_even(size + 4))
@@ -194,7 +248,7 @@ def triangle(colour: RGB, edge: RGB, size: int) -> Image.Image:
     return pen.finish()
 
 
-@lru_cache(maxsize=256)
+@sprite(maxsize=256)
 def crown(colour: RGB, edge: RGB, width: int) -> Image.Image:
     """A three-pointed crown: a king."""
     pen = _Pen(_even(width + 4))
@@ -212,7 +266,7 @@ def crown(colour: RGB, edge: RGB, width: int) -> Image.Image:
     return pen.finish()
 
 
-@lru_cache(maxsize=256)
+@sprite(maxsize=256)
 def no_entry(colour: RGB, edge: RGB, diameter: int) -> Image.Image:
     """A struck-through circle: a cell the player to move may not use."""
     pen = _Pen(_even(diameter + 6))
@@ -226,7 +280,7 @@ def no_entry(colour: RGB, edge: RGB, diameter: int) -> Image.Image:
     return pen.finish()
 
 
-@lru_cache(maxsize=64)
+@sprite(maxsize=64)
 def star(colour: RGB, edge: RGB, diameter: int) -> Image.Image:
     """A five-pointed star: the winner."""
     pen = _Pen(_even(diameter + 4))
@@ -242,7 +296,7 @@ def star(colour: RGB, edge: RGB, diameter: int) -> Image.Image:
     return pen.finish()
 
 
-@lru_cache(maxsize=64)
+@sprite(maxsize=64)
 def arrow(colour: RGB, size: int) -> Image.Image:
     """A right-pointing triangle: the player to move."""
     pen = _Pen(_even(size + 2))
@@ -251,20 +305,29 @@ def arrow(colour: RGB, size: int) -> Image.Image:
     return pen.finish()
 
 
-def draw_path(
-    image: Image.Image,
-    points: Sequence[Point],
-    colour: RGB,
+def stroke_box(
+    strokes: Sequence[Sequence[Point]],
     width: float,
-    *,
-    edge: RGB | None = None,
-    dots: Sequence[tuple[Point, float]] = (),
-) -> None:
-    """Draw a smooth polyline (with an optional darker edge) and round dots onto `image`."""
-    draw_strokes(image, [points], colour, width, edge=edge, dots=dots)
+    dots: Sequence[tuple[Point, float]],
+    size: tuple[int, int],
+) -> tuple[int, int, int, int] | None:
+    """The pixel box (left, top, right, bottom) that strokes and dots cover on an image of
+    `size`, or None when they cover nothing."""
+    spots = [point for stroke in strokes for point in stroke]
+    spots += [centre for centre, _ in dots]
+    if not spots:
+        return None
+    reach = width / 2 + 3 + max((radius for _, radius in dots), default=0.0)
+    left = max(0, math.floor(min(x for x, _ in spots) - reach))
+    top = max(0, math.floor(min(y for _, y in spots) - reach))
+    right = min(size[0], math.ceil(max(x for x, _ in spots) + reach))
+    bottom = min(size[1], math.ceil(max(y for _, y in spots) + reach))
+    if right <= left or bottom <= top:
+        return None
+    return left, top, right, bottom
 
 
-def draw_strokes(
+def strokes_on(
     image: Image.Image,
     strokes: Sequence[Sequence[Point]],
     colour: RGB,
@@ -272,35 +335,54 @@ def draw_strokes(
     *,
     edge: RGB | None = None,
     dots: Sequence[tuple[Point, float]] = (),
+    box: tuple[int, int, int, int] | None = None,
+    dy: int = 0,
 ) -> None:
     """Draw smooth polylines with round ends (and an optional darker edge) and round dots.
 
-    Only the bounding box of the strokes is drawn supersampled, as one grey mask per ink.
+    Drawing a band of a picture, give the picture's `box` (`stroke_box`) and the band's
+    top `dy`: the band then gets exactly the pixels of the whole picture.
     """
-    spots = [point for stroke in strokes for point in stroke]
-    spots += [centre for centre, _ in dots]
-    if not spots:
-        return
-    reach = width / 2 + 3 + max((radius for _, radius in dots), default=0.0)
-    left = max(0, math.floor(min(x for x, _ in spots) - reach))
-    top = max(0, math.floor(min(y for _, y in spots) - reach))
-    right = min(image.width, math.ceil(max(x for x, _ in spots) + reach))
-    bottom = min(image.height, math.ceil(max(y for _, y in spots) + reach))
-    if right <= left or bottom <= top:
-        return
+    if box is None:
+        box = stroke_box(strokes, width, dots, image.size)
+        if box is None:
+            return
+    lines = tuple(tuple(stroke) for stroke in strokes)
+    left, top, right, bottom = box
+    for ink, mask in stroke_masks(lines, colour, width, edge=edge, dots=tuple(dots), box=box):
+        image.paste(ink, (left, top - dy, right, bottom - dy), mask)
+
+
+@lru_cache(maxsize=128)
+def stroke_masks(
+    lines: tuple[tuple[Point, ...], ...],
+    colour: RGB,
+    width: float,
+    *,
+    edge: RGB | None,
+    dots: tuple[tuple[Point, float], ...],
+    box: tuple[int, int, int, int],
+) -> tuple[tuple[RGB, Image.Image], ...]:
+    """The inks of strokes with the grey mask each is painted through, over `box`.
+
+    Only the box is drawn supersampled, once: every band of a picture that the strokes
+    cross pastes the same masks.
+    """
+    left, top, right, bottom = box
     scale = 3
 
     def at(point: Point) -> Point:
         return (point[0] - left) * scale, (point[1] - top) * scale
 
     layers = [(edge, 3.0), (colour, 0.0)] if edge is not None else [(colour, 0.0)]
+    masks: list[tuple[RGB, Image.Image]] = []
     for ink, extra in layers:
         assert ink is not None
         mask = Image.new("L", ((right - left) * scale, (bottom - top) * scale))
         draw = ImageDraw.Draw(mask)
         thickness = (width + extra) * scale
         ends: list[tuple[Point, float]] = []
-        for stroke in strokes:
+        for stroke in lines:
             scaled = [at(point) for point in stroke]
             if len(scaled) > 1:
                 draw.line(scaled, fill=255, width=round(thickness), joint="curve")
@@ -308,10 +390,11 @@ def draw_strokes(
         ends += [(at(centre), (radius + extra / 2) * scale) for centre, radius in dots]
         for (x, y), r in ends:
             draw.ellipse((x - r, y - r, x + r, y + r), fill=255)
-        image.paste(ink, (left, top, right, bottom), mask.reduce(scale))
+        masks.append((ink, mask.reduce(scale)))
+    return tuple(masks)
 
 
-@lru_cache(maxsize=64)
+@sprite(maxsize=64)
 def hollow_diamond(theme: Theme, colour: str, size: int, *, alpha: int = 255) -> Image.Image:
     """A diamond outline in a stone's colours with a contrasting edge: the liberty a stake is
     attached to (Stones)."""

@@ -8,6 +8,7 @@ from PIL import Image, ImageDraw
 
 from renderers import sprites
 from renderers.base import BoardLayout, Coord
+from renderers.canvas import Canvas
 from renderers.fonts import font
 from renderers.page import BOARD_MAX_HEIGHT, BOARD_MAX_WIDTH, BOARD_TOP, WIDTH
 from renderers.sprites import Point
@@ -121,13 +122,12 @@ class SquareBoard(BoardLayout):
         return round(self.cell * self.stone_scale)
 
     def draw_links(
-        self, image: Image.Image, theme: Theme, stones: dict[Coord, str], *, width: float = 0.24
+        self, canvas: Canvas, theme: Theme, stones: dict[Coord, str], *, width: float = 0.24
     ) -> None:
         """Draw bars between orthogonally adjacent stones of one colour, under the stones.
 
         `stones` maps each occupied cell to its stone colour (`black` or `white`).
         """
-        draw = ImageDraw.Draw(image)
         bar = max(4, round(self.cell * width))
         for (col, row), colour in stones.items():
             fill, edge, _ = sprites.stone_colours(theme, colour)
@@ -144,4 +144,4 @@ class SquareBoard(BoardLayout):
                     max(x, nx) + bar / 2 - 1,
                     max(y, ny) + bar / 2 - 1,
                 )
-                draw.rectangle(box, fill=fill, outline=edge, width=2)
+                canvas.rectangle(box, fill=fill, outline=edge, width=2)

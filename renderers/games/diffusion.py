@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from PIL import Image
-
 from renderers import sprites
 from renderers.base import BoardLayout, Coord, GameRenderer, register
+from renderers.canvas import Canvas
 from renderers.page import Caption
 from renderers.square import SquareBoard
 from renderers.theme import Theme
@@ -29,22 +28,22 @@ class DiffusionRenderer(GameRenderer[DiffusionState]):
         return BOARD
 
     def paint(
-        self, image: Image.Image, state: DiffusionState, layout: BoardLayout, theme: Theme
+        self, canvas: Canvas, state: DiffusionState, layout: BoardLayout, theme: Theme
     ) -> Caption:
         board = BOARD
         stones = {cell: COLOURS[seat] for seat in (0, 1) for cell in state.stones(seat)}
-        self._paint_paths(image, state, theme)
-        board.draw_links(image, theme, stones, width=0.2)
+        self._paint_paths(canvas, state, theme)
+        board.draw_links(canvas, theme, stones, width=0.2)
         diameter = board.stone_diameter()
-        for cell, colour in stones.items():
+        for cell, colour in sorted(stones.items()):
             size = state.frozen_size(*cell)
             label = str(size) if size else ""
             sprite = sprites.labelled_stone(theme, colour, diameter, label)
-            sprites.paste_centred(image, sprite, board.centre(cell))
-        self._paint_marks(image, state, theme)
+            canvas.paste(sprite, board.centre(cell))
+        self._paint_marks(canvas, state, theme)
         return self._caption(state)
 
-    def _paint_paths(self, image: Image.Image, state: DiffusionState, theme: Theme) -> None:
+    def _paint_paths(self, canvas: Canvas, state: DiffusionState, theme: Theme) -> None:
         """This turn's moves so far, or the whole last turn at a turn's start; the last one bold."""
         paths = state.turn_paths or state.previous_turn_paths
         cell = BOARD.cell
@@ -52,16 +51,15 @@ class DiffusionRenderer(GameRenderer[DiffusionState]):
             last = index == len(paths) - 1
             points = [BOARD.centre(point) for point in path]
             width = cell * (0.16 if last else 0.1)
-            sprites.draw_path(
-                image,
-                points,
+            canvas.strokes(
+                [points],
                 theme.rgb("accent" if last else "earlier"),
                 width,
                 edge=theme.rgb("line"),
                 dots=[(points[0], width * 1.3)],
             )
 
-    def _paint_marks(self, image: Image.Image, state: DiffusionState, theme: Theme) -> None:
+    def _paint_marks(self, canvas: Canvas, state: DiffusionState, theme: Theme) -> None:
         cell = BOARD.cell
         diameter = BOARD.stone_diameter()
         for seat in (0, 1):
@@ -69,19 +67,19 @@ class DiffusionRenderer(GameRenderer[DiffusionState]):
             if king is not None:
                 x, y = BOARD.centre(king)
                 mark = sprites.crown(theme.rgb("highlight"), theme.rgb("line"), round(cell * 0.6))
-                sprites.paste_centred(image, mark, (x, y - diameter * 0.5))
+                canvas.paste(mark, (x, y - diameter * 0.5))
         if state.turn_paths:
             moved = sprites.triangle(theme.rgb("earlier"), theme.rgb("white"), round(cell * 0.42))
             for point in state.moved_this_turn:
                 x, y = BOARD.centre(point)
-                sprites.paste_centred(image, moved, (x + diameter * 0.4, y + diameter * 0.38))
+                canvas.paste(moved, (x + diameter * 0.4, y + diameter * 0.38))
         path = state.last_path
         if path:
             ring = sprites.ring(theme.rgb("accent"), diameter + 2, max(3.0, cell * 0.09))
-            sprites.paste_centred(image, ring, BOARD.centre(path[-1]))
-        self._mark_captures(image, state, theme)
+            canvas.paste(ring, BOARD.centre(path[-1]))
+        self._mark_captures(canvas, state, theme)
 
-    def _mark_captures(self, image: Image.Image, state: DiffusionState, theme: Theme) -> None:
+    def _mark_captures(self, canvas: Canvas, state: DiffusionState, theme: Theme) -> None:
         """Cross each stone captured in the turn shown; the last move's in the accent colour.
 
         A captured stone is swapped into the cell its capturer stepped from, so it is
@@ -101,7 +99,7 @@ class DiffusionRenderer(GameRenderer[DiffusionState]):
             last = index == len(paths) - 1
             ink = theme.rgb("accent" if last else "earlier")
             mark = sprites.cross(ink, theme.rgb("line"), size, BOARD.cell * 0.08)
-            sprites.paste_centred(image, mark, BOARD.centre(path[-2]))
+            canvas.paste(mark, BOARD.centre(path[-2]))
 
     def _caption(self, state: DiffusionState) -> Caption:
         facts = tuple(

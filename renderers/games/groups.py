@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from PIL import Image, ImageDraw
-
-from renderers import sprites
 from renderers.base import BoardLayout, Coord, GameRenderer, register
+from renderers.canvas import Canvas
 from renderers.page import Caption
 from renderers.sprites import Point
 from renderers.square import SquareBoard
@@ -52,20 +50,20 @@ class GroupsRenderer(GameRenderer[GroupsState]):
         return BOARD
 
     def paint(
-        self, image: Image.Image, state: GroupsState, layout: BoardLayout, theme: Theme
+        self, canvas: Canvas, state: GroupsState, layout: BoardLayout, theme: Theme
     ) -> Caption:
         board = BOARD
         stones = {cell: COLOURS[seat] for seat in (0, 1) for cell in state.stones(seat)}
         if state.in_drop_phase and state.outcome() is None:
-            self._outline_drop_area(image, theme)
+            self._outline_drop_area(canvas, theme)
         move = state.last_move
         if move is not None and move.origin is not None:
             board_path = [board.centre(_coord(move.origin)), board.centre(_coord(move.target))]
-            _draw_step(image, theme, board, board_path)
-        board.draw_links(image, theme, stones)
-        board.draw_stones(image, theme, stones.items())
+            _draw_step(canvas, theme, board, board_path)
+        board.draw_links(canvas, theme, stones)
+        board.draw_stones(canvas, theme, sorted(stones.items()))
         if move is not None:
-            board.mark_last(image, theme, _coord(move.target))
+            board.mark_last(canvas, theme, _coord(move.target))
         facts = tuple(self._facts(state, seat) for seat in (0, 1))
         return Caption(facts=(facts[0], facts[1]))
 
@@ -75,15 +73,13 @@ class GroupsRenderer(GameRenderer[GroupsState]):
             return (f"placed {len(cells)} of {STONES}",)
         return (f"largest group {largest_group(cells)} of {STONES}",)
 
-    def _outline_drop_area(self, image: Image.Image, theme: Theme) -> None:
+    def _outline_drop_area(self, canvas: Canvas, theme: Theme) -> None:
         corners = [BOARD.box(_coord(square)) for square in DROP_AREA]
         left = min(box[0] for box in corners)
         top = min(box[1] for box in corners)
         right = max(box[2] for box in corners)
         bottom = max(box[3] for box in corners)
-        ImageDraw.Draw(image).rectangle(
-            (left - 1, top - 1, right, bottom), outline=theme.rgb("line"), width=4
-        )
+        canvas.rectangle((left - 1, top - 1, right, bottom), outline=theme.rgb("line"), width=4)
 
     def parse_cell(self, state: GroupsState, text: str) -> Coord:
         return parse_point(text, SIZE, SIZE)
@@ -94,12 +90,11 @@ class GroupsRenderer(GameRenderer[GroupsState]):
                 yield _coord(move.target)
 
 
-def _draw_step(image: Image.Image, theme: Theme, board: SquareBoard, path: list[Point]) -> None:
+def _draw_step(canvas: Canvas, theme: Theme, board: SquareBoard, path: list[Point]) -> None:
     """The line from where the last stone stood to where it went, under the stones."""
     width = max(4.0, board.cell * 0.09)
-    sprites.draw_path(
-        image,
-        path,
+    canvas.strokes(
+        [path],
         theme.rgb("accent"),
         width,
         edge=theme.rgb("line"),

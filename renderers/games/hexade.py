@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
-from PIL import Image
-
 from renderers import sprites
 from renderers.base import BoardLayout, Coord, GameRenderer, register
+from renderers.canvas import Canvas
 from renderers.hexagons import HexBoard
 from renderers.page import Caption
 from renderers.theme import Theme
@@ -35,21 +34,20 @@ class HexadeRenderer(GameRenderer[HexadeState]):
         return board_for(state.size)
 
     def paint(
-        self, image: Image.Image, state: HexadeState, layout: BoardLayout, theme: Theme
+        self, canvas: Canvas, state: HexadeState, layout: BoardLayout, theme: Theme
     ) -> Caption:
         board = board_for(state.size)
-        self._paint_forbidden(image, state, board, theme)
+        self._paint_forbidden(canvas, state, board, theme)
         diameter = board.stone_diameter()
         for seat in (0, 1):
             sprite = sprites.stone(theme, COLOURS[seat], diameter)
-            for cell in state.stones(seat):
-                sprites.paste_centred(image, sprite, board.centre(cell))
+            for cell in sorted(state.stones(seat)):
+                canvas.paste(sprite, board.centre(cell))
         for q, r, seat in state.captured_last:
-            board.mark_captured(image, theme, (q, r), COLOURS[seat])
+            board.mark_captured(canvas, theme, (q, r), COLOURS[seat])
         sixes = state.sixes()
         strokes = [stroke for _, cells in sixes for stroke in board.outline(cells)]
-        sprites.draw_strokes(
-            image,
+        canvas.strokes(
             strokes,
             theme.rgb("highlight"),
             max(3.0, board.cell * 0.1),
@@ -57,25 +55,24 @@ class HexadeRenderer(GameRenderer[HexadeState]):
         )
         move = state.last_move
         if move is not None:
-            board.mark_last(image, theme, (move.q, move.r))
+            board.mark_last(canvas, theme, (move.q, move.r))
         return self._caption(state, {seat for seat, _ in sixes})
 
     def _paint_forbidden(
-        self, image: Image.Image, state: HexadeState, board: HexBoard, theme: Theme
+        self, canvas: Canvas, state: HexadeState, board: HexBoard, theme: Theme
     ) -> None:
         cells = state.forbidden_cells()
         if not cells:
             return
-        sprites.draw_strokes(
-            image,
+        canvas.strokes(
             board.outline(cells),
             theme.rgb("forbidden"),
             max(2.5, board.cell * 0.07),
             edge=theme.rgb("white"),
         )
-        for q, r in cells:
+        for q, r in sorted(cells):
             if state.stone_at(q, r) is None:
-                board.mark_forbidden(image, theme, (q, r))
+                board.mark_forbidden(canvas, theme, (q, r))
 
     def _caption(self, state: HexadeState, with_six: set[int]) -> Caption:
         colours = state.game.colours

@@ -8,6 +8,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from renderers.base import BoardLayout, Coord, GameRenderer, register
+from renderers.canvas import Canvas
 from renderers.intersections import PointGrid
 from renderers.page import Caption
 from renderers.theme import Theme
@@ -79,52 +80,49 @@ class RekushuRenderer(GameRenderer[RekushuState]):
         return board_for(state.size)
 
     def paint(
-        self, image: Image.Image, state: RekushuState, layout: BoardLayout, theme: Theme
+        self, canvas: Canvas, state: RekushuState, layout: BoardLayout, theme: Theme
     ) -> Caption:
         board = board_for(state.size)
-        self._paint_tiles(image, state, board, theme)
+        self._paint_tiles(canvas, state, board, theme)
         claimed = state.claimed_last
         if claimed is not None:
             (x0, y0), (x1, y1) = claimed
             left, bottom = board.centre((x0, y0))
             right, top = board.centre((x1, y1))
-            ImageDraw.Draw(image).rectangle(
+            canvas.rectangle(
                 (left - 3, top - 3, right + 2, bottom + 2),
                 outline=theme.rgb("accent"),
                 width=max(4, round(board.spacing * 0.1)),
             )
         board.draw_stones(
-            image,
+            canvas,
             theme,
-            ((cell, COLOURS[seat]) for seat in (0, 1) for cell in state.stones(seat)),
+            ((cell, COLOURS[seat]) for seat in (0, 1) for cell in sorted(state.stones(seat))),
         )
         mover = 1 - state.to_move
-        for cell in state.removed_last:
-            board.mark_captured(image, theme, cell, COLOURS[mover])
+        for cell in sorted(state.removed_last):
+            board.mark_captured(canvas, theme, cell, COLOURS[mover])
         move = state.last_move
         if move is not None and state.stone_at(move.x, move.y) is not None:
-            board.mark_last(image, theme, (move.x, move.y))
+            board.mark_last(canvas, theme, (move.x, move.y))
         forbidden = state.forbidden_mirror_cell()
         if forbidden is not None:
-            board.mark_forbidden(image, theme, forbidden)
+            board.mark_forbidden(canvas, theme, forbidden)
         return self._caption(state, forbidden)
 
     def _paint_tiles(
-        self, image: Image.Image, state: RekushuState, board: PointGrid, theme: Theme
+        self, canvas: Canvas, state: RekushuState, board: PointGrid, theme: Theme
     ) -> None:
-        left, top, right, bottom = board.area
+        """Each player's tiles, one row of tiles per operation (a claim redraws few rows)."""
         tiles = state.size - 1
         for seat in (0, 1):
             if not state.tile_counts[seat]:
                 continue
-            mask = Image.new("L", (right - left, bottom - top))
-            draw = ImageDraw.Draw(mask)
-            for x in range(tiles):
-                for y in range(tiles):
-                    if state.tile_owner(x, y) == seat:
-                        x0, y0, x1, y1 = board.tile_box((x, y))
-                        draw.rectangle((x0 - left - 1, y0 - top - 1, x1 - left, y1 - top), fill=255)
-            image.paste(tile_texture(board, theme, seat), (left, top), mask)
+            for y in range(tiles):
+                xs = tuple(x for x in range(tiles) if state.tile_owner(x, y) == seat)
+                if xs:
+                    _, top, _, bottom = board.tile_box((0, y))
+                    canvas.add(top - 1, bottom + 1, _tile_row, board, theme, seat, y, xs)
 
     def _caption(self, state: RekushuState, forbidden: Coord | None) -> Caption:
         counts = state.tile_counts
@@ -163,6 +161,24 @@ class RekushuRenderer(GameRenderer[RekushuState]):
                 if corner != origin:
                     corners.append(corner)
         return corners
+
+
+def _tile_row(
+    image: Image.Image, dy: int, args: tuple[PointGrid, Theme, int, int, tuple[int, ...]]
+) -> None:
+    """Cut a player's tiles at some columns of one tile row out of the player's texture."""
+    board, theme, seat, y, xs = args
+    left, area_top, right, _ = board.area
+    _, top, _, bottom = board.tile_box((0, y))
+    strip = (left, top - 1, right, bottom + 1)
+    mask = Image.new("L", (right - left, strip[3] - strip[1]))
+    draw = ImageDraw.Draw(mask)
+    for x in xs:
+        x0, _, x1, _ = board.tile_box((x, y))
+        draw.rectangle((x0 - left - 1, 0, x1 - left, mask.height - 1), fill=255)
+    texture = tile_texture(board, theme, seat)
+    piece = texture.crop((0, strip[1] - area_top, right - left, strip[3] - area_top))
+    image.paste(piece, (left, strip[1] - dy), mask)
 
 
 RENDERER = register(RekushuRenderer())

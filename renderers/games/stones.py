@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw
 
 from renderers import sprites
 from renderers.base import BoardLayout, Coord, GameRenderer, register
+from renderers.canvas import Canvas
 from renderers.intersections import PointGrid
 from renderers.page import BOARD_TOP, PAD, WIDTH, Caption
 from renderers.sprites import Point
@@ -146,29 +147,29 @@ class StonesRenderer(GameRenderer[StonesState]):
         return board_for(state.size)
 
     def paint(
-        self, image: Image.Image, state: StonesState, layout: BoardLayout, theme: Theme
+        self, canvas: Canvas, state: StonesState, layout: BoardLayout, theme: Theme
     ) -> Caption:
         board = board_for(state.size)
         board.draw_stones(
-            image,
+            canvas,
             theme,
-            ((cell, COLOURS[seat]) for seat in (0, 1) for cell in state.stones(seat)),
+            ((cell, COLOURS[seat]) for seat in (0, 1) for cell in sorted(state.stones(seat))),
         )
         for col, row, seat in state.captured_last:
-            board.mark_captured(image, theme, (col, row), COLOURS[seat])
-        slots = self._stakes(image, state, board, theme)
-        self._mark_last(image, state, board, theme, slots)
+            board.mark_captured(canvas, theme, (col, row), COLOURS[seat])
+        slots = self._stakes(canvas, state, board, theme)
+        self._mark_last(canvas, state, board, theme, slots)
         return self._caption(state)
 
     def _stakes(
-        self, image: Image.Image, state: StonesState, board: StakeBoard, theme: Theme
+        self, canvas: Canvas, state: StonesState, board: StakeBoard, theme: Theme
     ) -> dict[StakeKey, Slot]:
         """Draw each stake in its tray with a hollow diamond on its liberty, and the stakes the
         last move took faint and crossed in the tray; return where each one was drawn."""
         captured = set(state.stakes_captured_last)
         slots = tray_slots(board, state)
         marker = max(16, round(board.spacing * 0.28))
-        for (col, row, seat), (centre, diameter) in slots.items():
+        for (col, row, seat), (centre, diameter) in sorted(slots.items()):
             colour = COLOURS[seat]
             taken = (col, row, seat) in captured
             alpha = 90 if taken else 255
@@ -177,20 +178,20 @@ class StonesRenderer(GameRenderer[StonesState]):
                 stake = sprites.labelled_stone(theme, colour, diameter, letter, alpha=alpha)
             else:
                 stake = sprites.stone(theme, colour, diameter, alpha=alpha)
-            sprites.paste_centred(image, stake, centre)
+            canvas.paste(stake, centre)
             if taken:
                 accent, edge = theme.rgb("accent"), theme.rgb("line")
                 width = max(2.5, diameter * 0.1)
                 cross = sprites.cross(accent, edge, round(diameter * 0.6), width)
-                sprites.paste_centred(image, cross, centre)
+                canvas.paste(cross, centre)
             else:
                 diamond = sprites.hollow_diamond(theme, colour, marker)
-                sprites.paste_centred(image, diamond, mark_centre(board, state, (col, row), seat))
+                canvas.paste(diamond, mark_centre(board, state, (col, row), seat))
         return slots
 
     def _mark_last(
         self,
-        image: Image.Image,
+        canvas: Canvas,
         state: StonesState,
         board: PointGrid,
         theme: Theme,
@@ -202,9 +203,9 @@ class StonesRenderer(GameRenderer[StonesState]):
         if move.kind is MoveKind.STAKE:
             centre, diameter = slots[(*point, 1 - state.to_move)]
             ring = sprites.ring(theme.rgb("accent"), diameter + 4, 2.0)
-            sprites.paste_centred(image, ring, centre)
+            canvas.paste(ring, centre)
         elif state.stone_at(*point) is not None:
-            board.mark_last(image, theme, point)
+            board.mark_last(canvas, theme, point)
 
     def _caption(self, state: StonesState) -> Caption:
         facts = []

@@ -117,7 +117,8 @@ def test_stakes_of_one_row_stand_side_by_side_outward() -> None:
     image = render(state)
     board = board_for(19)
     left, _, right, _ = board.tray_box(0)
-    runs = dark_runs(image, locate(state, "d5")[1], left, right)
+    # Just below the middle row, which crosses the light on the stones' left.
+    runs = dark_runs(image, locate(state, "d5")[1] + 4, left, right)
     assert len(runs) == 4
     assert runs[-1] > right - 20
 

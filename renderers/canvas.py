@@ -1,0 +1,172 @@
+"""A picture as drawing operations over a cached page, drawn whole or band by band.
+
+Renderers do not draw on an image: they add operations to a `Canvas` (paste a sprite,
+write a text, fill a rectangle, draw strokes). `Canvas.image()` draws them all on a copy
+of the static page. The PNG encoder (`renderers.png`) asks for one horizontal band at a
+time and only for the bands it has not compressed before: a band is determined by the
+page and the operations that touch it, in order, so a band with the same page and the
+same operations is the same pixels (between two moves most bands are).
+
+An operation is `(top, bottom, draw, args)`: the rows it may touch (`top` included,
+`bottom` excluded), a module-level function `draw(image, dy, args)` that draws it on
+`image` moved up by `dy` rows, and a hashable tuple `args` that determines every pixel
+it draws.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable, Sequence
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from renderers.fonts import Font
+from renderers.sprites import Point, Sprite, stroke_box, strokes_on
+from renderers.theme import RGB
+
+DrawFn = Callable[[Image.Image, int, Any], None]
+Op = tuple[int, int, DrawFn, tuple[Any, ...]]
+Box = tuple[float, float, float, float]
+IntBox = tuple[int, int, int, int]
+
+
+class Canvas:
+    """The operations of one picture over its static page."""
+
+    __slots__ = ("height", "ops", "page", "page_key", "width")
+
+    def __init__(self, page: Image.Image, page_key: Hashable) -> None:
+        self.page = page
+        """The static page (never drawn on: bands are drawn on copies)."""
+        self.page_key = page_key
+        """What determines the page's pixels (its layout and theme)."""
+        self.width, self.height = page.size
+        self.ops: list[Op] = []
+
+    def add(self, top: float, bottom: float, draw: DrawFn, *args: Hashable) -> None:
+        """Record an operation touching rows `top` to `bottom`."""
+        low, high = max(0, math.floor(top)), min(self.height, math.ceil(bottom))
+        if high > low:
+            self.ops.append((low, high, draw, args))
+
+    def paste(self, sprite: Sprite, centre: Point) -> None:
+        """Paste `sprite` with its centre on `centre`."""
+        width, height = sprite.image.size
+        left, top = round(centre[0] - width / 2), round(centre[1] - height / 2)
+        if top + height > 0 and top < self.height:
+            self.ops.append(
+                (max(0, top), min(self.height, top + height), _paste, (sprite, left, top))
+            )
+
+    def text(self, xy: Point, text: str, face: Font, fill: RGB, anchor: str = "la") -> None:
+        """Write `text` at `xy` (Pillow's anchors), rounded to a whole pixel."""
+        if not text:
+            return
+        x, y = math.floor(xy[0] + 0.5), math.floor(xy[1] + 0.5)
+        _, top, _, bottom = text_box(face, text, anchor)
+        self.add(y + top - 1, y + bottom + 1, _text, x, y, text, face, fill, anchor)
+
+    def rectangle(
+        self, box: Box, *, fill: RGB | None = None, outline: RGB | None = None, width: int = 1
+    ) -> None:
+        """A rectangle, edges included (as `ImageDraw.rectangle`), corners rounded to pixels."""
+        whole = _pixels(box)
+        self.add(whole[1] - 1, whole[3] + 2, _rectangle, whole, fill, outline, width)
+
+    def rounded_rectangle(self, box: Box, *, radius: float, fill: RGB) -> None:
+        """A filled rectangle with rounded corners, its box rounded to pixels."""
+        whole = _pixels(box)
+        self.add(whole[1] - 1, whole[3] + 2, _rounded, whole, radius, fill)
+
+    def strokes(
+        self,
+        strokes: Sequence[Sequence[Point]],
+        colour: RGB,
+        width: float,
+        *,
+        edge: RGB | None = None,
+        dots: Sequence[tuple[Point, float]] = (),
+    ) -> None:
+        """Smooth polylines with round ends (an optional darker edge) and round dots."""
+        lines = tuple(tuple(stroke) for stroke in strokes)
+        spots = tuple(dots)
+        box = stroke_box(lines, width, spots, (self.width, self.height))
+        if box is not None:
+            self.add(box[1], box[3], _strokes, box, lines, colour, width, edge, spots)
+
+    def image(self) -> Image.Image:
+        """The whole picture as an RGB image."""
+        image = self.page.copy()
+        for _, _, draw, args in self.ops:
+            draw(image, 0, args)
+        return image
+
+    def band(self, top: int, bottom: int, ops: Sequence[Op]) -> Image.Image:
+        """Rows `top` to `bottom` of the picture, drawing only `ops` (those that touch them)."""
+        image = self.page.crop((0, top, self.width, bottom))
+        for _, _, draw, args in ops:
+            draw(image, top, args)
+        return image
+
+
+def text_box(face: Font, text: str, anchor: str) -> tuple[int, int, int, int]:
+    """The box `text` covers around its anchor point."""
+    mask, left, top = text_mask(face, text, anchor)
+    return left, top, left + mask.width, top + mask.height
+
+
+@lru_cache(maxsize=2048)
+def text_mask(face: Font, text: str, anchor: str) -> tuple[Image.Image, int, int]:
+    """`text` drawn once as a grey mask, and where the mask's corner is from the anchor.
+
+    Names and facts come back at every move; FreeType draws them only the first time.
+    """
+    left, top, right, bottom = (math.floor(v) for v in face.getbbox(text, anchor=anchor))
+    mask = Image.new("L", (max(1, right - left + 1), max(1, bottom - top + 1)))
+    ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor)
+    return mask, left, top
+
+
+def _pixels(box: Box) -> IntBox:
+    """`box` on whole pixels, so that a band drawn alone rounds it as the whole picture does."""
+    left, top, right, bottom = box
+    return (
+        math.floor(left + 0.5),
+        math.floor(top + 0.5),
+        math.floor(right + 0.5),
+        math.floor(bottom + 0.5),
+    )
+
+
+def _paste(image: Image.Image, dy: int, args: tuple[Sprite, int, int]) -> None:
+    sprite, left, top = args
+    image.paste(sprite.image, (left, top - dy), sprite.image)
+
+
+def _text(image: Image.Image, dy: int, args: tuple[int, int, str, Font, RGB, str]) -> None:
+    x, y, text, face, fill, anchor = args
+    mask, left, top = text_mask(face, text, anchor)
+    image.paste(fill, (x + left, y + top - dy), mask)
+
+
+def _rectangle(
+    image: Image.Image, dy: int, args: tuple[IntBox, RGB | None, RGB | None, int]
+) -> None:
+    (left, top, right, bottom), fill, outline, width = args
+    ImageDraw.Draw(image).rectangle(
+        (left, top - dy, right, bottom - dy), fill=fill, outline=outline, width=width
+    )
+
+
+def _rounded(image: Image.Image, dy: int, args: tuple[IntBox, float, RGB]) -> None:
+    (left, top, right, bottom), radius, fill = args
+    ImageDraw.Draw(image).rounded_rectangle(
+        (left, top - dy, right, bottom - dy), radius=radius, fill=fill
+    )
+
+
+def _strokes(image: Image.Image, dy: int, args: tuple[Any, ...]) -> None:
+    box, lines, colour, width, edge, dots = args
+    strokes_on(image, lines, colour, width, edge=edge, dots=dots, box=box, dy=dy)

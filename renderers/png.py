@@ -1,0 +1,183 @@
+"""PNG files from canvases, compressed band by band with a cache of the bands already seen.
+
+A picture is cut into horizontal bands of at most 32 KB of image data. Each band is
+drawn, mapped onto the theme's palette and deflated on its own, with the band above it
+as zlib's preset dictionary (so it may refer back into it, as one whole stream would),
+and ended on a byte boundary: the compressed bands, one after the other, are one valid
+zlib stream. A band's compressed bytes depend only on its operations and those of the
+band above (`renderers.canvas`), so they are kept in a cache under those two and reused
+by the next picture of the same game, where only the bands around the last move, the
+header and the footer change: most of each picture is neither drawn nor compressed again.
+"""
+
+from __future__ import annotations
+
+import struct
+import threading
+import zlib
+from collections import OrderedDict
+from typing import Any
+
+from PIL import Image
+from zlib_ng import zlib_ng as deflate  # the same streams, about twice as fast as zlib
+
+from renderers.canvas import Canvas, Op
+
+LEVEL = 6
+"""zlib level of every band: files about 20 % smaller than level 3."""
+BAND_BYTES = 32 * 1024
+"""The most image data in one band: the deflate window, so a band may refer to the whole
+band above it."""
+BAND_ROWS = 32
+"""The most rows in one band (smaller bands redraw less around a move)."""
+CACHE_BANDS = 8192
+"""Compressed bands kept (about 1 KB each), enough for a few hundred games in play."""
+
+_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+_FINAL_BLOCK = b"\x03\x00"
+"""An empty final deflate block (fixed Huffman codes): ends the stream of bands."""
+
+
+class BandKey:
+    """What determines one band's pixels: the page, the band's rows and its operations."""
+
+    __slots__ = ("_hash", "value")
+
+    def __init__(self, value: tuple[Any, ...]) -> None:
+        self.value = value
+        self._hash = hash(value)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, BandKey) and (self is other or self.value == other.value)
+
+
+class _BandCache:
+    """Compressed bands (bytes, Adler-32 of the data, length) by (band above, band) key."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.entries: OrderedDict[tuple[BandKey | None, BandKey], tuple[bytes, int, int]] = (
+            OrderedDict()
+        )
+        self.lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: tuple[BandKey | None, BandKey]) -> tuple[bytes, int, int] | None:
+        with self.lock:
+            entry = self.entries.get(key)
+            if entry is None:
+                self.misses += 1
+                return None
+            self.entries.move_to_end(key)
+            self.hits += 1
+            return entry
+
+    def put(self, key: tuple[BandKey | None, BandKey], entry: tuple[bytes, int, int]) -> None:
+        with self.lock:
+            self.entries[key] = entry
+            self.entries.move_to_end(key)
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.entries.clear()
+            self.hits = self.misses = 0
+
+
+BANDS = _BandCache(CACHE_BANDS)
+"""The compressed bands of recent pictures, shared by all threads."""
+
+
+def band_rows(width: int) -> int:
+    """The rows per band for a picture `width` pixels wide."""
+    return max(1, min(BAND_ROWS, BAND_BYTES // (width + 1)))
+
+
+def encode(canvas: Canvas, theme_palette: Image.Image, *, cache: _BandCache = BANDS) -> bytes:
+    """The canvas as an 8-bit palette PNG on `theme_palette` (see `renderers.output.palette`)."""
+    width, height = canvas.width, canvas.height
+    rows = band_rows(width)
+    tops = list(range(0, height, rows))
+    bands: list[list[Op]] = [[] for _ in tops]
+    for op in canvas.ops:
+        for index in range(op[0] // rows, (op[1] - 1) // rows + 1):
+            bands[index].append(op)
+    keys = [
+        BandKey((canvas.page_key, top, tuple((op[2], op[3]) for op in ops)))
+        for top, ops in zip(tops, bands, strict=True)
+    ]
+    data: dict[int, bytes] = {}
+
+    def band_data(index: int) -> bytes:
+        """The band's filtered image data: each row a zero (no filter) and its indices."""
+        if index not in data:
+            top = tops[index]
+            bottom = min(height, top + rows)
+            picture = canvas.band(top, bottom, bands[index])
+            indices = picture.quantize(palette=theme_palette, dither=Image.Dither.NONE).tobytes()
+            data[index] = b"".join(
+                b"\0" + indices[start : start + width] for start in range(0, len(indices), width)
+            )
+        return data[index]
+
+    chunks: list[bytes] = [b"\x78\x9c"]
+    adler = 1
+    for index, key in enumerate(keys):
+        above = keys[index - 1] if index else None
+        entry = cache.get((above, key))
+        if entry is None:
+            raw = band_data(index)
+            compressor = (
+                deflate.compressobj(LEVEL, zlib.DEFLATED, -15, 9, zdict=band_data(index - 1))
+                if index
+                else deflate.compressobj(LEVEL, zlib.DEFLATED, -15, 9)
+            )
+            packed = compressor.compress(raw) + compressor.flush(zlib.Z_SYNC_FLUSH)
+            entry = (packed, zlib.adler32(raw), len(raw))
+            cache.put((above, key), entry)
+        chunks.append(entry[0])
+        adler = adler32_combine(adler, entry[1], entry[2])
+    chunks.append(_FINAL_BLOCK)
+    chunks.append(struct.pack(">I", adler))
+    return png_file(width, height, theme_palette, b"".join(chunks))
+
+
+def adler32_combine(first: int, second: int, second_length: int) -> int:
+    """The Adler-32 of two pieces of data from the checksums of each (zlib's formula)."""
+    base = 65521
+    remainder = second_length % base
+    low = first & 0xFFFF
+    high = (remainder * low) % base
+    low = (low + (second & 0xFFFF) + base - 1) % base
+    high = (high + (first >> 16) + (second >> 16) + base - remainder) % base
+    return low | (high << 16)
+
+
+def png_file(width: int, height: int, theme_palette: Image.Image, stream: bytes) -> bytes:
+    """A PNG file: the header, the palette and one IDAT chunk holding the zlib `stream`."""
+    colours = theme_palette.getpalette() or []
+    used = len(colours) // 3
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
+    return b"".join(
+        (
+            _SIGNATURE,
+            _chunk(b"IHDR", header),
+            _chunk(b"PLTE", bytes(colours[: 3 * used])),
+            _chunk(b"IDAT", stream),
+            _chunk(b"IEND", b""),
+        )
+    )
+
+
+def _chunk(kind: bytes, body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+
+def cache_stats(cache: _BandCache = BANDS) -> tuple[int, int]:
+    """Hits and misses of the band cache so far."""
+    return cache.hits, cache.misses

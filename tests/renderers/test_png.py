@@ -1,0 +1,130 @@
+"""The banded PNG encoder: valid files, the same pixels as one whole drawing, bands reused."""
+
+from __future__ import annotations
+
+import io
+import struct
+import zlib
+
+import pytest
+from PIL import Image, ImageChops
+
+from renderers import LIGHT_THEME, BoardView, Hint, render, render_png, renderer_for
+from renderers import png as banded
+from renderers.output import palette, to_palette
+from renderers.samples import random_game
+from renderers.theme import DEFAULT_THEME
+from tests.renderers.helpers import distance
+
+VIEW = BoardView(players=("Ada", "Grace"), clocks=("2d 3h left", None))
+GAMES = {
+    "groups": {},
+    "stones": {"size": 19},
+    "rekushu": {"size": 12},
+    "hexade": {"size": 8},
+    "diffusion": {},
+}
+
+
+def chunks(data: bytes) -> dict[bytes, bytes]:
+    """The chunks of a PNG file by type (IDAT joined), checking every CRC."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    found: dict[bytes, bytes] = {}
+    at = 8
+    while at < len(data):
+        (length,) = struct.unpack(">I", data[at : at + 4])
+        kind, body = data[at + 4 : at + 8], data[at + 8 : at + 8 + length]
+        (crc,) = struct.unpack(">I", data[at + 8 + length : at + 12 + length])
+        assert crc == zlib.crc32(kind + body)
+        found[kind] = found.get(kind, b"") + body
+        at += 12 + length
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_band_matches_the_whole_picture(name: str) -> None:
+    """Drawn band by band, with and without cached bands, a picture has exactly the pixels
+    of the whole drawing mapped onto the palette, at every move of a game (hints too)."""
+    banded.BANDS.clear()
+    states = random_game(name, GAMES[name], seed=4, plies=40)
+    for index, state in enumerate(states):
+        view = BoardView(players=VIEW.players, hint=Hint()) if index % 15 == 14 else VIEW
+        data = render_png(state, view)
+        if index % 5:
+            continue
+        with Image.open(io.BytesIO(data)) as picture:
+            expected = to_palette(render(state, view), DEFAULT_THEME)
+            assert picture.mode == "P"
+            assert picture.convert("RGB").tobytes() == expected.convert("RGB").tobytes()
+
+
+def test_a_move_redraws_only_the_bands_it_changed() -> None:
+    """After a placement on a 19×19 board only the header, the footer, the bands around the
+    new stone and the old ring, and the band below each of them are drawn again."""
+    states = random_game("stones", {"size": 19}, seed=4, plies=12)
+    banded.BANDS.clear()
+    render_png(states[0], VIEW)
+    for state in states[1:]:
+        misses = banded.cache_stats()[1]
+        render_png(state, VIEW)
+        assert banded.cache_stats()[1] - misses <= 12
+    assert banded.cache_stats()[0] >= 12 * 20
+
+
+def test_the_stream_is_one_valid_zlib_stream() -> None:
+    """zlib itself (checking the Adler-32) decodes the image data: one filter byte and
+    the palette indices per row."""
+    state = random_game("stones", {"size": 9}, seed=2, plies=30)[-1]
+    banded.BANDS.clear()
+    data = render_png(state, VIEW)
+    parts = chunks(data)
+    width, height, depth, colour_type = struct.unpack(">IIBB", parts[b"IHDR"][:10])
+    assert (depth, colour_type) == (8, 3)
+    raw = zlib.decompress(parts[b"IDAT"])
+    assert len(raw) == height * (width + 1)
+    assert raw[:: width + 1] == bytes(height)
+    assert len(parts[b"PLTE"]) // 3 == len(palette(DEFAULT_THEME).getpalette() or []) // 3
+
+
+def test_a_cached_band_gives_the_same_file_as_a_fresh_one() -> None:
+    """The file does not depend on what the cache held before."""
+    states = random_game("hexade", {"size": 6}, seed=3, plies=12)
+    banded.BANDS.clear()
+    for state in states:
+        render_png(state, VIEW)
+    warm = render_png(states[-1], VIEW)
+    banded.BANDS.clear()
+    assert render_png(states[-1], VIEW) == warm
+
+
+def test_themes_keep_their_own_palettes() -> None:
+    """The same position in two themes: the same indices may mean other colours."""
+    state = random_game("groups", {}, seed=1, plies=6)[-1]
+    dark = Image.open(io.BytesIO(render_png(state, VIEW))).convert("RGB")
+    light_view = BoardView(players=VIEW.players, theme=LIGHT_THEME)
+    light = Image.open(io.BytesIO(render_png(state, light_view))).convert("RGB")
+    # The palette mapping is nearest within Pillow's colour cache: within a few levels.
+    assert distance(dark.getpixel((2, 2)), DEFAULT_THEME.rgb("background")) <= 4
+    assert distance(light.getpixel((2, 2)), LIGHT_THEME.rgb("background")) <= 4
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [(b"", b"abc"), (b"Wikipedia", b""), (b"x" * 70000, bytes(range(256)) * 300)],
+)
+def test_adler32_of_two_pieces(first: bytes, second: bytes) -> None:
+    """The combined checksum is the checksum of the joined data."""
+    combined = banded.adler32_combine(zlib.adler32(first), zlib.adler32(second), len(second))
+    assert combined == zlib.adler32(first + second)
+
+
+def test_operations_say_which_rows_they_touch() -> None:
+    """Every operation of busy pictures stays within the rows it declares."""
+    for name in ("diffusion", "stones", "rekushu", "hexade"):
+        state = random_game(name, GAMES[name], seed=6, plies=60)[-1]
+        canvas = renderer_for(state).canvas(state, BoardView(players=VIEW.players, hint=Hint()))
+        for top, bottom, draw, args in canvas.ops:
+            page = canvas.page.copy()
+            draw(page, 0, args)
+            box = ImageChops.difference(page, canvas.page).getbbox()
+            assert box is None or (top <= box[1] and box[3] <= bottom), (draw.__name__, box)
