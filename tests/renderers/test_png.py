@@ -9,12 +9,13 @@ import zlib
 import pytest
 from PIL import Image, ImageChops
 
-from renderers import LIGHT_THEME, BoardView, Hint, render, render_png, renderer_for
+from renderers import LIGHT_THEME, BoardView, Hint, render, render_png
 from renderers import png as banded
+from renderers.base import renderer_for
 from renderers.output import palette, to_palette
 from renderers.samples import random_game
 from renderers.theme import DEFAULT_THEME
-from tests.renderers.helpers import distance
+from tests.renderers.helpers import distance, pixel
 
 VIEW = BoardView(players=("Ada", "Grace"), clocks=("2d 3h left", None))
 GAMES = {
@@ -104,8 +105,8 @@ def test_themes_keep_their_own_palettes() -> None:
     light_view = BoardView(players=VIEW.players, theme=LIGHT_THEME)
     light = Image.open(io.BytesIO(render_png(state, light_view))).convert("RGB")
     # The palette mapping is nearest within Pillow's colour cache: within a few levels.
-    assert distance(dark.getpixel((2, 2)), DEFAULT_THEME.rgb("background")) <= 4
-    assert distance(light.getpixel((2, 2)), LIGHT_THEME.rgb("background")) <= 4
+    assert distance(pixel(dark, (2, 2)), DEFAULT_THEME.rgb("background")) <= 4
+    assert distance(pixel(light, (2, 2)), LIGHT_THEME.rgb("background")) <= 4
 
 
 @pytest.mark.parametrize(
