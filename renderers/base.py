@@ -11,7 +11,7 @@ from PIL import Image
 
 from renderers import sprites
 from renderers.canvas import Canvas
-from renderers.page import WIDTH, Caption, blank_page, draw_footer, draw_header
+from renderers.page import BOARD_TOP, WIDTH, Caption, blank_page, draw_footer, draw_header
 from renderers.sprites import Point
 from renderers.theme import DEFAULT_THEME, Theme
 from renderers.view import BoardView
@@ -53,7 +53,9 @@ class BoardLayout(ABC):
 
     def canvas(self, theme: Theme) -> Canvas:
         """An empty canvas over the page with the static board drawn (cached per theme)."""
-        return Canvas(_static_page(self, theme), (self, theme))
+        return Canvas(
+            _static_page(self, theme), (self, theme), (BOARD_TOP, BOARD_TOP + self.height)
+        )
 
     def stone_diameter(self) -> int:
         """The diameter of a stone."""

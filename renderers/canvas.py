@@ -35,14 +35,18 @@ IntBox = tuple[int, int, int, int]
 class Canvas:
     """The operations of one picture over its static page."""
 
-    __slots__ = ("height", "ops", "page", "page_key", "width")
+    __slots__ = ("board_rows", "height", "ops", "page", "page_key", "width")
 
-    def __init__(self, page: Image.Image, page_key: Hashable) -> None:
+    def __init__(
+        self, page: Image.Image, page_key: Hashable, board_rows: tuple[int, int] | None = None
+    ) -> None:
         self.page = page
         """The static page (never drawn on: bands are drawn on copies)."""
         self.page_key = page_key
         """What determines the page's pixels (its layout and theme)."""
         self.width, self.height = page.size
+        self.board_rows = board_rows or (0, self.height)
+        """The rows of the board block; the others (header, footer) change at every move."""
         self.ops: list[Op] = []
 
     def add(self, top: float, bottom: float, draw: DrawFn, *args: Hashable) -> None:

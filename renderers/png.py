@@ -1,13 +1,14 @@
 """PNG files from canvases, compressed band by band with a cache of the bands already seen.
 
 A picture is cut into horizontal bands of at most 32 KB of image data. Each band is
-drawn, mapped onto the theme's palette and deflated on its own, with the band above it
-as zlib's preset dictionary (so it may refer back into it, as one whole stream would),
-and ended on a byte boundary: the compressed bands, one after the other, are one valid
-zlib stream. A band's compressed bytes depend only on its operations and those of the
-band above (`renderers.canvas`), so they are kept in a cache under those two and reused
-by the next picture of the same game, where only the bands around the last move, the
-header and the footer change: most of each picture is neither drawn nor compressed again.
+drawn, mapped onto the theme's palette and deflated on its own, ended on a byte
+boundary: the compressed bands, one after the other, are one valid zlib stream. A band of
+the board uses the band above it as zlib's preset dictionary (referring back into it, as
+one whole stream would). A band's compressed bytes depend only on its operations
+(`renderers.canvas`) and those of the band above, so they are kept in a cache under
+those and reused by the next picture of the same game, where only the bands around the
+last move, the header and the footer change: most of each picture is neither drawn nor
+compressed again.
 """
 
 from __future__ import annotations
@@ -24,7 +25,10 @@ from zlib_ng import zlib_ng as deflate  # the same streams, about twice as fast 
 from renderers.canvas import Canvas, Op
 
 LEVEL = 6
-"""zlib level of every band: files about 20 % smaller than level 3."""
+"""zlib level of the board's bands: files about 20 % smaller than level 3."""
+FAST_LEVEL = 2
+"""zlib level of the header's and footer's bands, which change at every move: they are
+compressed again each time, and their text gains little from a higher level."""
 BAND_BYTES = 32 * 1024
 """The most image data in one band: the deflate window, so a band may refer to the whole
 band above it."""
@@ -66,15 +70,17 @@ class _BandCache:
         self.hits = 0
         self.misses = 0
 
-    def get(self, key: tuple[BandKey | None, BandKey]) -> tuple[bytes, int, int] | None:
+    def get(self, above: BandKey | None, key: BandKey) -> tuple[bytes, int, int] | None:
+        """The band compressed after `above` (with it as the dictionary), else on its own."""
         with self.lock:
-            entry = self.entries.get(key)
-            if entry is None:
-                self.misses += 1
-                return None
-            self.entries.move_to_end(key)
-            self.hits += 1
-            return entry
+            for pair in ((above, key), (None, key)):
+                entry = self.entries.get(pair)
+                if entry is not None:
+                    self.entries.move_to_end(pair)
+                    self.hits += 1
+                    return entry
+            self.misses += 1
+            return None
 
     def put(self, key: tuple[BandKey | None, BandKey], entry: tuple[bytes, int, int]) -> None:
         with self.lock:
@@ -125,21 +131,33 @@ def encode(canvas: Canvas, theme_palette: Image.Image, *, cache: _BandCache = BA
             )
         return data[index]
 
+    board_top, board_bottom = canvas.board_rows
+
+    def on_board(index: int) -> bool:
+        """Whether the band holds rows of the board (its top row is the board's)."""
+        return board_top <= tops[index] < board_bottom
+
     chunks: list[bytes] = [b"\x78\x9c"]
     adler = 1
     for index, key in enumerate(keys):
         above = keys[index - 1] if index else None
-        entry = cache.get((above, key))
+        entry = cache.get(above, key)
         if entry is None:
             raw = band_data(index)
-            compressor = (
-                deflate.compressobj(LEVEL, zlib.DEFLATED, -15, 9, zdict=band_data(index - 1))
-                if index
-                else deflate.compressobj(LEVEL, zlib.DEFLATED, -15, 9)
+            # Board bands use the band above as their dictionary; the header's and footer's
+            # bands (and the board's first, under the header) stand alone: they would have
+            # to be compressed again whenever the header changes, which is at every move.
+            chained = on_board(index) and index > 0 and tops[index - 1] >= board_top
+            compressor = deflate.compressobj(
+                LEVEL if on_board(index) else FAST_LEVEL,
+                zlib.DEFLATED,
+                -15,
+                9,
+                **({"zdict": band_data(index - 1)} if chained else {}),
             )
             packed = compressor.compress(raw) + compressor.flush(zlib.Z_SYNC_FLUSH)
             entry = (packed, zlib.adler32(raw), len(raw))
-            cache.put((above, key), entry)
+            cache.put((above if chained else None, key), entry)
         chunks.append(entry[0])
         adler = adler32_combine(adler, entry[1], entry[2])
     chunks.append(_FINAL_BLOCK)
