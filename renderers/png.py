@@ -148,12 +148,11 @@ def encode(canvas: Canvas, theme_palette: Image.Image, *, cache: _BandCache = BA
             # bands (and the board's first, under the header) stand alone: they would have
             # to be compressed again whenever the header changes, which is at every move.
             chained = on_board(index) and index > 0 and tops[index - 1] >= board_top
-            compressor = deflate.compressobj(
-                LEVEL if on_board(index) else FAST_LEVEL,
-                zlib.DEFLATED,
-                -15,
-                9,
-                **({"zdict": band_data(index - 1)} if chained else {}),
+            level = LEVEL if on_board(index) else FAST_LEVEL
+            compressor = (
+                deflate.compressobj(level, zlib.DEFLATED, -15, 9, zdict=band_data(index - 1))
+                if chained
+                else deflate.compressobj(level, zlib.DEFLATED, -15, 9)
             )
             packed = compressor.compress(raw) + compressor.flush(zlib.Z_SYNC_FLUSH)
             entry = (packed, zlib.adler32(raw), len(raw))
