@@ -23,6 +23,10 @@ class BoardImage:
     """The engine's text diagram (always available)."""
     filename: str
     """A file name for the picture: `game-12-move-7.png`."""
+    description: str = ""
+    """The picture in words, for screen readers (Discord's attachment description, at most
+    1,024 characters): the game, whose turn, the last move, the counts and the position.
+    Empty only when there is no picture."""
 
 
 def status_line(view: GameView) -> str | None:
@@ -48,18 +52,20 @@ def board_diagram(view: GameView) -> str:
     return "\n".join([*lines, ended])
 
 
-def _renderer() -> tuple[Any, Any, Any, type[Exception]] | None:
-    """`render_png`, `BoardView`, `Hint` and `UnknownRendererError`, if renderers exist."""
+def _renderer() -> tuple[Any, Any, Any, Any, type[Exception]] | None:
+    """`render_png`, `describe`, `BoardView`, `Hint` and `UnknownRendererError`, if the
+    renderers exist."""
     try:
         module = importlib.import_module("renderers")
     except ImportError:
         return None
     render_png = getattr(module, "render_png", None)
+    describe = getattr(module, "describe", None)
     board_view = getattr(module, "BoardView", None)
-    if render_png is None or board_view is None:
+    if render_png is None or board_view is None or describe is None:
         return None
     unknown = getattr(module, "UnknownRendererError", LookupError)
-    return render_png, board_view, getattr(module, "Hint", None), unknown
+    return render_png, describe, board_view, getattr(module, "Hint", None), unknown
 
 
 def render_board(
@@ -78,17 +84,19 @@ def render_board(
     renderer = _renderer()
     if renderer is None:
         return BoardImage(None, diagram, filename)
-    render_png, board_view, hint, unknown = renderer
+    render_png, describe, board_view, hint, unknown = renderer
     options: dict[str, Any] = {"players": record.names, "status": status_line(view)}
     if clocks != (None, None):
         options["clocks"] = clocks
     if hint_origin is not None and hint is not None:
         options["hint"] = hint(hint_origin)
     try:
-        png = render_png(view.state, board_view(**options))
+        shown = board_view(**options)
+        png = render_png(view.state, shown)
+        description = describe(view.state, shown)
     except unknown:
         return BoardImage(None, diagram, filename)
     except Exception:
         log.exception("rendering game %s at move %s failed", record.id, record.ply)
         return BoardImage(None, diagram, filename)
-    return BoardImage(png, diagram, filename)
+    return BoardImage(png, diagram, filename, description)

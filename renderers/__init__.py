@@ -15,6 +15,7 @@ from PIL import Image
 
 from renderers import png
 from renderers.base import UnknownRendererError, rendered_games, renderer_for
+from renderers.describe import MAX_DESCRIPTION, describe
 from renderers.output import REPLAY_FORMAT, encode_replay, encode_still, palette
 from renderers.sprites import Point
 from renderers.theme import DEFAULT_THEME, LIGHT_THEME, Theme
@@ -108,11 +109,13 @@ def locate(state: GameState[Any], cell: str) -> Point:
 __all__ = [
     "DEFAULT_THEME",
     "LIGHT_THEME",
+    "MAX_DESCRIPTION",
     "PICTURE_FORMATS",
     "BoardView",
     "Hint",
     "Theme",
     "UnknownRendererError",
+    "describe",
     "games",
     "locate",
     "render",

@@ -127,8 +127,20 @@ class GameRenderer(ABC, Generic[StateT]):
         """Draw the position (stones, last move, game-specific marks); return the caption."""
 
     @abstractmethod
+    def caption(self, state: StateT) -> Caption:
+        """The game-specific words around the board (facts per seat, a note, details)."""
+
+    @abstractmethod
     def parse_cell(self, state: StateT, text: str) -> Coord:
         """The coordinates of a cell named in the game's notation (raises `GameError`)."""
+
+    @abstractmethod
+    def cell_name(self, state: StateT, coord: Coord) -> str:
+        """The name of a cell in the game's notation (`d4`)."""
+
+    @abstractmethod
+    def pieces(self, state: StateT, seat: int) -> list[str]:
+        """What `seat` has on the board, one item per piece (`d4`, or `k9 king`), in order."""
 
     @abstractmethod
     def hint_targets(self, state: StateT, origin: Coord | None) -> Iterable[Coord]:

@@ -71,7 +71,9 @@ class Payloads:
         image = await asyncio.to_thread(render_board, view, clocks=clocks)
         payload: Payload = {"content": caption}
         if image.png is not None:
-            payload["file"] = discord.File(io.BytesIO(image.png), filename=image.filename)
+            payload["file"] = discord.File(
+                io.BytesIO(image.png), filename=image.filename, description=image.description
+            )
         elif len(caption) + len(image.diagram) + 8 <= DIAGRAM_LIMIT:
             payload["content"] = f"{caption}\n```\n{image.diagram}\n```"
         else:

@@ -11,7 +11,7 @@ from renderers.page import Caption
 from renderers.square import SquareBoard
 from renderers.theme import Theme
 from rules.diffusion import SIZE, TURN_LIMIT, DiffusionState
-from rules.squares import parse_point
+from rules.squares import format_point, parse_point
 
 BOARD = SquareBoard.fit(SIZE, SIZE, stone_scale=0.9)
 COLOURS = ("white", "black")
@@ -41,7 +41,7 @@ class DiffusionRenderer(GameRenderer[DiffusionState]):
             sprite = sprites.labelled_stone(theme, colour, diameter, label)
             canvas.paste(sprite, board.centre(cell))
         self._paint_marks(canvas, state, theme)
-        return self._caption(state)
+        return self.caption(state)
 
     def _paint_paths(self, canvas: Canvas, state: DiffusionState, theme: Theme) -> None:
         """This turn's moves so far, or the whole last turn at a turn's start; the last one bold."""
@@ -101,7 +101,7 @@ class DiffusionRenderer(GameRenderer[DiffusionState]):
             mark = sprites.cross(ink, theme.rgb("line"), size, BOARD.cell * 0.08)
             canvas.paste(mark, BOARD.centre(path[-2]))
 
-    def _caption(self, state: DiffusionState) -> Caption:
+    def caption(self, state: DiffusionState) -> Caption:
         facts = tuple(
             (
                 f"groups {state.group_count(seat)}",
@@ -121,6 +121,16 @@ class DiffusionRenderer(GameRenderer[DiffusionState]):
 
     def parse_cell(self, state: DiffusionState, text: str) -> Coord:
         return parse_point(text, SIZE, SIZE)
+
+    def cell_name(self, state: DiffusionState, coord: Coord) -> str:
+        return format_point(*coord)
+
+    def pieces(self, state: DiffusionState, seat: int) -> list[str]:
+        king = state.king(seat)
+        return [
+            f"{format_point(*cell)} king" if cell == king else format_point(*cell)
+            for cell in sorted(state.stones(seat))
+        ]
 
     def hint_paths(self, state: DiffusionState, origin: Coord | None) -> Iterable[list[Coord]]:
         echo = state.echo_preview

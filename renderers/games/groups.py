@@ -11,7 +11,7 @@ from renderers.sprites import Point
 from renderers.square import SquareBoard
 from renderers.theme import Theme
 from rules.groups import DROP_AREA, SIZE, STONES, GroupsState
-from rules.squares import parse_point
+from rules.squares import format_point, parse_point
 
 BOARD = SquareBoard.fit(SIZE, SIZE)
 COLOURS = ("white", "black")
@@ -64,6 +64,9 @@ class GroupsRenderer(GameRenderer[GroupsState]):
         board.draw_stones(canvas, theme, sorted(stones.items()))
         if move is not None:
             board.mark_last(canvas, theme, _coord(move.target))
+        return self.caption(state)
+
+    def caption(self, state: GroupsState) -> Caption:
         facts = tuple(self._facts(state, seat) for seat in (0, 1))
         return Caption(facts=(facts[0], facts[1]))
 
@@ -83,6 +86,12 @@ class GroupsRenderer(GameRenderer[GroupsState]):
 
     def parse_cell(self, state: GroupsState, text: str) -> Coord:
         return parse_point(text, SIZE, SIZE)
+
+    def cell_name(self, state: GroupsState, coord: Coord) -> str:
+        return format_point(*coord)
+
+    def pieces(self, state: GroupsState, seat: int) -> list[str]:
+        return [format_point(*cell) for cell in sorted(state.stones(seat))]
 
     def hint_targets(self, state: GroupsState, origin: Coord | None) -> Iterable[Coord]:
         for move in state.legal_moves():

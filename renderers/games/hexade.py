@@ -12,7 +12,7 @@ from renderers.hexagons import HexBoard
 from renderers.page import Caption
 from renderers.theme import Theme
 from rules.hexade import HexadeState
-from rules.hexcoords import parse_cell
+from rules.hexcoords import format_cell, parse_cell
 
 COLOURS = ("white", "black")
 """Stone colour of seat 0 and seat 1."""
@@ -56,7 +56,7 @@ class HexadeRenderer(GameRenderer[HexadeState]):
         move = state.last_move
         if move is not None:
             board.mark_last(canvas, theme, (move.q, move.r))
-        return self._caption(state, {seat for seat, _ in sixes})
+        return self.caption(state)
 
     def _paint_forbidden(
         self, canvas: Canvas, state: HexadeState, board: HexBoard, theme: Theme
@@ -74,7 +74,8 @@ class HexadeRenderer(GameRenderer[HexadeState]):
             if state.stone_at(q, r) is None:
                 board.mark_forbidden(canvas, theme, (q, r))
 
-    def _caption(self, state: HexadeState, with_six: set[int]) -> Caption:
+    def caption(self, state: HexadeState) -> Caption:
+        with_six = {seat for seat, _ in state.sixes()}
         colours = state.game.colours
         facts = tuple(
             (f"stones {len(state.stones(seat))}", *(("a six!",) if seat in with_six else ()))
@@ -95,6 +96,12 @@ class HexadeRenderer(GameRenderer[HexadeState]):
 
     def parse_cell(self, state: HexadeState, text: str) -> Coord:
         return parse_cell(text, state.size)
+
+    def cell_name(self, state: HexadeState, coord: Coord) -> str:
+        return format_cell(*coord)
+
+    def pieces(self, state: HexadeState, seat: int) -> list[str]:
+        return [format_cell(*cell) for cell in sorted(state.stones(seat))]
 
     def hint_targets(self, state: HexadeState, origin: Coord | None) -> Iterable[Coord]:
         if origin is not None:

@@ -108,7 +108,7 @@ class RekushuRenderer(GameRenderer[RekushuState]):
         forbidden = state.forbidden_mirror_cell()
         if forbidden is not None:
             board.mark_forbidden(canvas, theme, forbidden)
-        return self._caption(state, forbidden)
+        return self.caption(state)
 
     def _paint_tiles(
         self, canvas: Canvas, state: RekushuState, board: PointGrid, theme: Theme
@@ -124,7 +124,8 @@ class RekushuRenderer(GameRenderer[RekushuState]):
                     _, top, _, bottom = board.tile_box((0, y))
                     canvas.add(top - 1, bottom + 1, _tile_row, board, theme, seat, y, xs)
 
-    def _caption(self, state: RekushuState, forbidden: Coord | None) -> Caption:
+    def caption(self, state: RekushuState) -> Caption:
+        forbidden = state.forbidden_mirror_cell()
         counts = state.tile_counts
         facts = tuple((f"tiles {counts[seat]}",) for seat in (0, 1))
         note = None
@@ -136,6 +137,12 @@ class RekushuRenderer(GameRenderer[RekushuState]):
 
     def parse_cell(self, state: RekushuState, text: str) -> Coord:
         return parse_point(text, state.size, state.size)
+
+    def cell_name(self, state: RekushuState, coord: Coord) -> str:
+        return format_point(*coord)
+
+    def pieces(self, state: RekushuState, seat: int) -> list[str]:
+        return [format_point(*cell) for cell in sorted(state.stones(seat))]
 
     def hint_paths(self, state: RekushuState, origin: Coord | None) -> Iterable[list[Coord]]:
         if origin is None:

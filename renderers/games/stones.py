@@ -22,7 +22,7 @@ from renderers.intersections import PointGrid
 from renderers.page import BOARD_TOP, PAD, WIDTH, Caption
 from renderers.sprites import Point
 from renderers.theme import Theme
-from rules.squares import column_letter, parse_point
+from rules.squares import column_letter, format_point, parse_point
 from rules.stones import MoveKind, StonesState, goal_text, lead_text
 
 COLOURS = ("black", "white")
@@ -159,7 +159,7 @@ class StonesRenderer(GameRenderer[StonesState]):
             board.mark_captured(canvas, theme, (col, row), COLOURS[seat])
         slots = self._stakes(canvas, state, board, theme)
         self._mark_last(canvas, state, board, theme, slots)
-        return self._caption(state)
+        return self.caption(state)
 
     def _stakes(
         self, canvas: Canvas, state: StonesState, board: StakeBoard, theme: Theme
@@ -207,7 +207,7 @@ class StonesRenderer(GameRenderer[StonesState]):
         elif state.stone_at(*point) is not None:
             board.mark_last(canvas, theme, point)
 
-    def _caption(self, state: StonesState) -> Caption:
+    def caption(self, state: StonesState) -> Caption:
         facts = []
         for seat in (0, 1):
             items = [
@@ -228,6 +228,14 @@ class StonesRenderer(GameRenderer[StonesState]):
 
     def parse_cell(self, state: StonesState, text: str) -> Coord:
         return parse_point(text, state.size, state.size)
+
+    def cell_name(self, state: StonesState, coord: Coord) -> str:
+        return format_point(*coord)
+
+    def pieces(self, state: StonesState, seat: int) -> list[str]:
+        stones = [format_point(*cell) for cell in sorted(state.stones(seat))]
+        stakes = [f"stake {format_point(*cell)}" for cell in sorted(state.stakes(seat))]
+        return stones + stakes
 
     def hint_targets(self, state: StonesState, origin: Coord | None) -> Iterable[Coord]:
         if origin is not None:

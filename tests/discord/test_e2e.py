@@ -87,6 +87,10 @@ async def test_a_whole_game(
         assert thread.type == 11 and thread.parent is fake_club.channel
         assert thread.name == "Groups #1 · Alice vs Bob"
         assert board.attachments and board.attachments[0].content_type == "image/png"
+        assert board.attachments[0].description == (
+            "Groups, start of the game. Alice (White) to move. Alice (White): placed 0 of 6. "
+            "Bob (Black): placed 0 of 6. White: none on the board. Black: none on the board."
+        )
         assert f"{alice.mention} to move (White)" in board.content
         assert [label for _, label, _ in board.buttons()] == [
             "Move", "Offer draw", "Undo", "Resign",
@@ -356,6 +360,10 @@ async def test_help_and_rules(fake_club: FakeClub, tmp_path: Path) -> None:
         assert page.filename == "hexade.md"
         assert page.data == (ROOT / "docs" / "rules" / "hexade.md").read_bytes()
         assert picture.filename == "hexade-start.png" and picture.content_type == "image/png"
+        assert picture.description == (
+            "Hexade, size 10, start of the game. White to move. White: stones 0. Black: "
+            "stones 0. White: none on the board. Black: none on the board."
+        )
 
 
 async def test_move_from_the_parent_channel(fake_club: FakeClub, tmp_path: Path) -> None:

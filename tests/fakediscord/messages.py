@@ -138,6 +138,24 @@ def _new_attachment(world: World, upload: Upload, meta: dict[str, Any]) -> FakeA
     return attachment
 
 
+DESCRIPTION_LIMIT = 1024
+"""Discord's limit for an attachment's description (its alt text)."""
+
+
+def _check_description(errors: FormErrors, position: int, attachment: FakeAttachment) -> None:
+    """An attachment's description: at most 1,024 characters, and required on images.
+
+    Discord accepts an image without a description; this fake refuses it on purpose
+    (stricter than Discord), so that every picture the bot posts has its alt text.
+    """
+    path = ("attachments", position, "description")
+    description = attachment.description or ""
+    if len(description) > DESCRIPTION_LIMIT:
+        errors.add(path, "BASE_TYPE_MAX_LENGTH", f"Must be {DESCRIPTION_LIMIT} or fewer in length.")
+    elif (attachment.content_type or "").startswith("image/") and not description.strip():
+        errors.add(path, "BASE_TYPE_REQUIRED", "This field is required")
+
+
 def resolve_attachments(
     world: World,
     payload: dict[str, Any],
@@ -153,6 +171,10 @@ def resolve_attachments(
         if not uploads:
             return None
         new = [_new_attachment(world, uploads[i], {}) for i in sorted(uploads)]
+        errors = FormErrors()
+        for position, attachment in enumerate(new):
+            _check_description(errors, position, attachment)
+        errors.raise_if_any()
         return [*existing, *new]
     by_id = {a.id: a for a in existing}
     result: list[FakeAttachment] = []
@@ -168,7 +190,9 @@ def resolve_attachments(
         if ident in by_id:
             result.append(by_id[ident])
         elif ident in uploads:
-            result.append(_new_attachment(world, uploads[ident], meta))
+            attachment = _new_attachment(world, uploads[ident], meta)
+            _check_description(errors, position, attachment)
+            result.append(attachment)
         else:
             errors.add(
                 ("attachments", position, "id"),

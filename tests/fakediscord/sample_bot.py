@@ -200,7 +200,7 @@ async def game_start(interaction: discord.Interaction, opponent: discord.Member)
         f"Game {game.id}: {interaction.user.mention} vs {opponent.mention}", view=game_view(game.id)
     )
     message = await interaction.original_response()
-    board = discord.File(io.BytesIO(board_png()), "board.png")
+    board = discord.File(io.BytesIO(board_png()), "board.png", description="An empty board.")
     try:
         thread = await message.create_thread(name=f"Game {game.id}")
     except discord.Forbidden as error:
@@ -285,7 +285,9 @@ class SampleBot(discord.Client):
             try:
                 await member.send(
                     f"Your turn, {member.display_name}",
-                    file=discord.File(io.BytesIO(board_png()), "board.png"),
+                    file=discord.File(
+                        io.BytesIO(board_png()), "board.png", description="An empty board."
+                    ),
                 )
             except discord.Forbidden as error:
                 store.errors.append(f"{error.status} {error.code}")

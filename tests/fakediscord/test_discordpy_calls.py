@@ -36,7 +36,9 @@ async def run(club: FakeClub, bot: ScriptedBot, script: Script) -> FakeInteracti
 
 def png_file(name: str, width: int = 20) -> discord.File:
     """A PNG as a discord.File."""
-    return discord.File(io.BytesIO(board_png(width, 10)), name)
+    return discord.File(
+        io.BytesIO(board_png(width, 10)), name, description=f"A test picture, {name}."
+    )
 
 
 def text_channel(bot: ScriptedBot, club: FakeClub) -> discord.TextChannel:

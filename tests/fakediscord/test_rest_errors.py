@@ -104,7 +104,8 @@ async def test_multipart_message_and_attachment_download(fake_club: FakeClub, ap
     """Files arrive as `files[n]` parts; their URL serves the bytes back."""
     png = board_png(10, 7)
     form = aiohttp.FormData(quote_fields=False)
-    payload = {"content": "board", "attachments": [{"id": 0, "filename": "b.png"}]}
+    attachments = [{"id": 0, "filename": "b.png", "description": "A board."}]
+    payload = {"content": "board", "attachments": attachments}
     form.add_field("payload_json", json.dumps(payload))
     form.add_field("files[0]", png, filename="b.png", content_type="application/octet-stream")
     status, body = await api.call("POST", f"/channels/{fake_club.channel.id}/messages", data=form)
@@ -112,8 +113,46 @@ async def test_multipart_message_and_attachment_download(fake_club: FakeClub, ap
     (attachment,) = body["attachments"]
     assert attachment["content_type"] == "image/png"
     assert (attachment["width"], attachment["height"], attachment["size"]) == (10, 7, len(png))
+    assert attachment["description"] == "A board."
     async with api.session.get(attachment["url"]) as response:
         assert await response.read() == png
+
+
+@pytest.mark.parametrize(
+    ("meta", "code"),
+    [
+        ({"id": 0, "filename": "b.png"}, "BASE_TYPE_REQUIRED"),
+        ({"id": 0, "filename": "b.png", "description": "  "}, "BASE_TYPE_REQUIRED"),
+        ({"id": 0, "filename": "b.png", "description": "x" * 1025}, "BASE_TYPE_MAX_LENGTH"),
+        (None, "BASE_TYPE_REQUIRED"),
+    ],
+)
+async def test_an_image_needs_its_description(
+    fake_club: FakeClub, api: Api, meta: dict[str, object] | None, code: str
+) -> None:
+    """Stricter than Discord: a picture without alt text (or without the attachments list
+    that carries it) is refused; so is a description over 1,024 characters."""
+    form = aiohttp.FormData(quote_fields=False)
+    payload: dict[str, object] = {"content": "board"}
+    if meta is not None:
+        payload["attachments"] = [meta]
+    form.add_field("payload_json", json.dumps(payload))
+    form.add_field("files[0]", board_png(10, 7), filename="b.png")
+    status, body = await api.call("POST", f"/channels/{fake_club.channel.id}/messages", data=form)
+    assert (status, body["code"]) == (400, 50035)
+    assert first_error(body) == (["attachments", "0", "description"], code)
+    assert not [m for m in fake_club.fake.messages.values() if m.content == "board"]
+
+
+async def test_a_text_file_needs_no_description(fake_club: FakeClub, api: Api) -> None:
+    """Only images must say what they show."""
+    form = aiohttp.FormData(quote_fields=False)
+    payload = {"content": "table", "attachments": [{"id": 0, "filename": "t.txt"}]}
+    form.add_field("payload_json", json.dumps(payload))
+    form.add_field("files[0]", b"1. Ada 3", filename="t.txt")
+    status, body = await api.call("POST", f"/channels/{fake_club.channel.id}/messages", data=form)
+    assert status == 200
+    assert body["attachments"][0]["content_type"].startswith("text/plain")
 
 
 async def test_callback_rules(fake_club: FakeClub, api: Api) -> None:

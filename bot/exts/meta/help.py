@@ -56,7 +56,13 @@ class Help(commands.Cog):
         text = rules_text(rules)[: 2000 - len(note)] + note
         files = [discord.File(io.BytesIO(page_text(rules).encode()), filename=page)]
         if image.png is not None:
-            files.append(discord.File(io.BytesIO(image.png), filename=f"{game}-start.png"))
+            files.append(
+                discord.File(
+                    io.BytesIO(image.png),
+                    filename=f"{game}-start.png",
+                    description=image.description,
+                )
+            )
         await interaction.response.send_message(text, files=files, ephemeral=True)
 
 

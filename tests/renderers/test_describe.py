@@ -1,0 +1,93 @@
+"""The text description of a picture (its alt text): what it says, and never too long."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from renderers import MAX_DESCRIPTION, BoardView, describe
+from renderers.describe import fit_description
+from renderers.samples import random_game
+from rules import get_game
+from tests.renderers.helpers import after
+
+VIEW = BoardView(players=("Ada", "Grace"), clocks=("2d 3h left", None))
+
+
+def test_a_groups_position_is_described_in_full() -> None:
+    """Game, last move, whose turn, the counts per player, then every stone by cell."""
+    state = after(get_game("groups"), "d3-e2", "d4-d3")
+    assert describe(state, VIEW) == (
+        "Groups, move 2: d4-d3. Ada (White) to move. Ada (White): largest group 1 of 6; "
+        "time 2d 3h left. Grace (Black): largest group 2 of 6. "
+        "White (6): c4 d5 e2 e4 e6 f5. Black (6): c5 d3 d6 e3 e5 f4."
+    )
+
+
+def test_stones_says_prisoners_leads_and_stakes() -> None:
+    """Stakes are listed after the stones, and the board's size comes with the game."""
+    state = after(get_game("stones"), "a1", "j9", "stake a2", "c5")
+    text = describe(state, BoardView(players=("Ada", "Grace")))
+    assert text.startswith("Stones, 9×9, move 4: c5. Ada (Black) to move. ")
+    assert "Ada (Black): prisoners 0, lead " in text
+    assert "stakes 1" in text
+    assert text.endswith("Black (2): a1 stake a2. White (2): c5 j9.")
+
+
+def test_diffusion_marks_the_kings_and_the_turn() -> None:
+    """Kings are named among the stones; the note says how much of the turn is left."""
+    state = after(get_game("diffusion"), "k9-k10-l10")
+    text = describe(state)
+    assert "White to move: 3 of 4 moves left, echo possible." in text
+    assert " king " in text
+
+
+def test_an_ending_outside_the_rules_is_said() -> None:
+    """The status the picture shows (a resignation) is the status described."""
+    state = after(get_game("hexade"), "j10", "a1")
+    view = BoardView(players=("Ada", "Grace"), status="Grace resigned: Ada wins")
+    text = describe(state, view)
+    assert "Grace resigned: Ada wins." in text
+    assert "White (1): j10. Black (1): a1." in text
+
+
+def test_an_empty_side_is_said_to_have_nothing() -> None:
+    """Before anyone played, each colour says it has nothing on the board."""
+    text = describe(get_game("hexade").new_game())
+    assert text.endswith("White: none on the board. Black: none on the board.")
+
+
+def test_a_full_board_fits_or_says_what_is_left_out() -> None:
+    """A crowded 19×19 board stays within Discord's limit; what is cut is announced."""
+    state = random_game("stones", {"size": 19}, seed=5, plies=400)[-1]
+    long_names = BoardView(players=("A" * 32, "B" * 32), clocks=("12d 23h 59m left", "1h"))
+    text = describe(state, long_names)
+    assert len(text) <= MAX_DESCRIPTION
+    if "Black (" not in text or "White (" not in text:
+        assert text.endswith("(the rest of the position does not fit here)")
+
+
+def test_fitting_cuts_at_a_word_and_keeps_the_head() -> None:
+    """The position is cut at a space with a note; a head that alone is too long is cut."""
+    head, position = "Head.", " ".join(f"a{n}" for n in range(400))
+    text = fit_description(head, position, limit=100)
+    assert len(text) <= 100 and text.startswith("Head. a0 a1")
+    assert text.endswith("(the rest of the position does not fit here)")
+    assert fit_description("x" * 2000, "y", limit=50) == "x" * 49 + "…"
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    game=st.sampled_from(["groups", "stones", "rekushu", "hexade", "diffusion"]),
+    seed=st.integers(0, 1000),
+    plies=st.integers(0, 300),
+    names=st.tuples(st.text(max_size=40), st.text(max_size=40)),
+    status=st.none() | st.text(max_size=300),
+)
+def test_never_longer_than_discord_allows(
+    game: str, seed: int, plies: int, names: tuple[str, str], status: str | None
+) -> None:
+    """Whatever the game, position, names and status: at most 1,024 characters, not empty."""
+    state = random_game(game, seed=seed, plies=plies)[-1]
+    text = describe(state, BoardView(players=names, status=status))
+    assert 0 < len(text) <= MAX_DESCRIPTION
