@@ -13,9 +13,10 @@ from typing import Any
 
 from PIL import Image
 
-from renderers import png
+from renderers import png, text
 from renderers.base import UnknownRendererError, rendered_games, renderer_for
 from renderers.describe import MAX_DESCRIPTION, describe
+from renderers.fonts import FallbackFont, set_fallback_fonts
 from renderers.output import REPLAY_FORMAT, encode_replay, encode_still, palette
 from renderers.sprites import Point
 from renderers.theme import DEFAULT_THEME, LIGHT_THEME, Theme
@@ -101,6 +102,14 @@ def replay_format() -> str:
     return REPLAY_FORMAT
 
 
+def use_fallback_fonts(fonts: Sequence[FallbackFont] | None) -> None:
+    """Draw glyphs DejaVu Sans lacks with `fonts`, in order (None: the installed Noto CJK and
+    Noto Color Emoji, see `renderers.fonts.FALLBACK_CANDIDATES`); forgets what was drawn."""
+    set_fallback_fonts(fonts)
+    text.clear_caches()
+    png.BANDS.clear()
+
+
 def locate(state: GameState[Any], cell: str) -> Point:
     """The pixel centre of the cell named `cell` (in the game's notation) in `render(state)`."""
     return renderer_for(state).locate(state, cell)
@@ -112,6 +121,7 @@ __all__ = [
     "MAX_DESCRIPTION",
     "PICTURE_FORMATS",
     "BoardView",
+    "FallbackFont",
     "Hint",
     "Theme",
     "UnknownRendererError",
@@ -124,4 +134,5 @@ __all__ = [
     "render_replay",
     "rendered_games",
     "replay_format",
+    "use_fallback_fonts",
 ]

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Sequence
-from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from renderers.fonts import Font
 from renderers.sprites import Point, Sprite, stroke_box, strokes_on
+from renderers.text import text_image
 from renderers.theme import RGB
 
 DrawFn = Callable[[Image.Image, int, Any], None]
@@ -117,20 +117,8 @@ class Canvas:
 
 def text_box(face: Font, text: str, anchor: str) -> tuple[int, int, int, int]:
     """The box `text` covers around its anchor point."""
-    mask, left, top = text_mask(face, text, anchor)
-    return left, top, left + mask.width, top + mask.height
-
-
-@lru_cache(maxsize=2048)
-def text_mask(face: Font, text: str, anchor: str) -> tuple[Image.Image, int, int]:
-    """`text` drawn once as a grey mask, and where the mask's corner is from the anchor.
-
-    Names and facts come back at every move; FreeType draws them only the first time.
-    """
-    left, top, right, bottom = (math.floor(v) for v in face.getbbox(text, anchor=anchor))
-    mask = Image.new("L", (max(1, right - left + 1), max(1, bottom - top + 1)))
-    ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor)
-    return mask, left, top
+    drawn = text_image(face, text, anchor)
+    return drawn.left, drawn.top, drawn.left + drawn.mask.width, drawn.top + drawn.mask.height
 
 
 def _pixels(box: Box) -> IntBox:
@@ -151,8 +139,11 @@ def _paste(image: Image.Image, dy: int, args: tuple[Sprite, int, int]) -> None:
 
 def _text(image: Image.Image, dy: int, args: tuple[int, int, str, Font, RGB, str]) -> None:
     x, y, text, face, fill, anchor = args
-    mask, left, top = text_mask(face, text, anchor)
-    image.paste(fill, (x + left, y + top - dy), mask)
+    drawn = text_image(face, text, anchor)
+    corner = (x + drawn.left, y + drawn.top - dy)
+    image.paste(fill, corner, drawn.mask)
+    if drawn.colour is not None:
+        image.paste(drawn.colour, corner, drawn.colour)
 
 
 def _rectangle(

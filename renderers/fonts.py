@@ -1,7 +1,17 @@
-"""The fonts of the pictures (DejaVu Sans, shipped in `renderers/fonts/`) and text fitting."""
+"""The fonts of the pictures and text fitting.
+
+DejaVu Sans (shipped in `renderers/fonts/`) draws Latin, Greek, Cyrillic, Arabic, Hebrew
+and most symbols. What it lacks is drawn by fallback fonts when they are installed:
+Noto Sans CJK (Chinese, Japanese, Korean) and Noto Color Emoji (see
+`FALLBACK_CANDIDATES`); a character no font has is drawn as a box, never dropped.
+`renderers.text` lays a line out over this chain of fonts and fits text into a width.
+"""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from io import BytesIO
@@ -11,7 +21,6 @@ from PIL import Image, ImageDraw, ImageFont
 Font = ImageFont.FreeTypeFont
 
 _FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
-_ELLIPSIS = "…"
 
 
 @lru_cache(maxsize=2)
@@ -20,66 +29,125 @@ def _font_bytes(bold: bool) -> bytes:
 
 
 @lru_cache(maxsize=64)
-def font(size: int, *, bold: bool = False) -> Font:
-    """DejaVu Sans (or Sans Bold) at `size` pixels."""
+def font(size: int, *, bold: bool = False, shaping: bool = False) -> Font:
+    """DejaVu Sans (or Sans Bold) at `size` pixels; `shaping`: with Pillow's Raqm layout,
+    which shapes and orders right-to-left text (only when Pillow has Raqm)."""
     # The basic layout engine needs no external shaping library and draws the same
     # pixels everywhere, which keeps golden images stable across machines.
-    return ImageFont.truetype(
-        BytesIO(_font_bytes(bold)), size, layout_engine=ImageFont.Layout.BASIC
+    engine = ImageFont.Layout.RAQM if shaping else ImageFont.Layout.BASIC
+    return ImageFont.truetype(BytesIO(_font_bytes(bold)), size, layout_engine=engine)
+
+
+@dataclass(frozen=True)
+class FallbackFont:
+    """A font file drawing what DejaVu Sans lacks (CJK, emoji), if it is installed."""
+
+    path: str
+    bold_path: str | None = None
+    """The bold face, when there is one (else the regular face draws bold text too)."""
+    index: int = 0
+    """The face within a collection (`.ttc`)."""
+    bitmap_size: int | None = None
+    """For a colour bitmap font (Noto Color Emoji): the only size it draws, scaled after."""
+
+
+FALLBACK_CANDIDATES: tuple[FallbackFont, ...] = tuple(
+    FallbackFont(f"{folder}/NotoSansCJK-Regular.ttc", f"{folder}/NotoSansCJK-Bold.ttc")
+    for folder in (
+        "/usr/share/fonts/opentype/noto",  # Debian, Ubuntu: fonts-noto-cjk
+        "/usr/share/fonts/noto-cjk",  # Arch: noto-fonts-cjk
+        "/usr/share/fonts/google-noto-cjk",  # Fedora: google-noto-sans-cjk-fonts
+        "/opt/homebrew/share/fonts",  # macOS with Homebrew
     )
+) + tuple(
+    FallbackFont(f"{folder}/NotoColorEmoji.ttf", bitmap_size=109)
+    for folder in (
+        "/usr/share/fonts/truetype/noto",  # Debian, Ubuntu: fonts-noto-color-emoji
+        "/usr/share/fonts/noto",  # Arch: noto-fonts-emoji
+        "/usr/share/fonts/google-noto-color-emoji",  # Fedora: google-noto-color-emoji-fonts
+    )
+)
+"""Where the fallback fonts are looked for, in order; the first of each kind found is used."""
+
+_chosen: list[tuple[FallbackFont, ...]] = []
+"""The fallback fonts chosen by `set_fallback_fonts` (none chosen: the installed ones)."""
 
 
-def _glyph_pixels(char: str, bold: bool) -> bytes:
-    image = Image.new("L", (48, 40))
-    ImageDraw.Draw(image).text((12, 6), char, font=font(20, bold=bold), fill=255)
+def set_fallback_fonts(fonts: Sequence[FallbackFont] | None) -> None:
+    """Draw missing glyphs with `fonts` (in order); None: the installed `FALLBACK_CANDIDATES`.
+
+    Call it through `renderers.text.use_fallback_fonts`, which also forgets what was drawn.
+    """
+    _chosen[:] = [] if fonts is None else [tuple(fonts)]
+    _chain.cache_clear()
+    covers.cache_clear()
+    _glyph_pixels.cache_clear()
+
+
+def fallback_fonts() -> tuple[FallbackFont, ...]:
+    """The fallback fonts in use."""
+    if _chosen:
+        return _chosen[0]
+    found: list[FallbackFont] = []
+    kinds: set[bool] = set()
+    for candidate in FALLBACK_CANDIDATES:
+        colour = candidate.bitmap_size is not None
+        if colour not in kinds and os.path.exists(candidate.path):
+            found.append(candidate)
+            kinds.add(colour)
+    return tuple(found)
+
+
+@dataclass(frozen=True)
+class Face:
+    """One font of a fallback chain at one size; `scale` shrinks a colour bitmap font."""
+
+    font: Font
+    colour: bool = False
+    scale: float = 1.0
+
+
+@lru_cache(maxsize=64)
+def _chain(size: int, bold: bool) -> tuple[Face, ...]:
+    faces = [Face(font(size, bold=bold))]
+    for fallback in fallback_fonts():
+        path = (fallback.bold_path if bold else None) or fallback.path
+        if not os.path.exists(path):
+            path = fallback.path
+        try:
+            if fallback.bitmap_size is not None:
+                loaded = ImageFont.truetype(path, fallback.bitmap_size, index=fallback.index)
+                faces.append(Face(loaded, colour=True, scale=size / fallback.bitmap_size))
+            else:
+                loaded = ImageFont.truetype(
+                    path, size, index=fallback.index, layout_engine=ImageFont.Layout.BASIC
+                )
+                faces.append(Face(loaded))
+        except OSError:
+            continue
+    return tuple(faces)
+
+
+def chain(face: Font) -> tuple[Face, ...]:
+    """DejaVu Sans at `face`'s size and weight, then each installed fallback font."""
+    return _chain(int(face.size), face.getname()[1] == "Bold")
+
+
+@lru_cache(maxsize=8192)
+def covers(face: Font, char: str) -> bool:
+    """True when `face` draws `char` (rather than its missing-glyph box, or nothing)."""
+    return _glyph_pixels(face, char) != _glyph_pixels(face, "\U0010fffd")
+
+
+@lru_cache(maxsize=64)
+def _glyph_pixels(face: Font, char: str) -> bytes:
+    size = int(face.size)
+    image = Image.new("L", (size * 3, size * 2))
+    ImageDraw.Draw(image).text((size // 2, size // 4), char, font=face, fill=255)
     return image.tobytes()
 
 
-@lru_cache(maxsize=2)
-def _missing_glyph(bold: bool) -> bytes:
-    return _glyph_pixels("\U0010fffd", bold)
-
-
-@lru_cache(maxsize=4096)
-def has_glyph(char: str, *, bold: bool = False) -> bool:
-    """True when the font draws `char` (rather than its missing-glyph box)."""
-    return _glyph_pixels(char, bold) != _missing_glyph(bold)
-
-
 def printable(text: str, *, bold: bool = False) -> str:
-    """`text` without the characters the font cannot draw (emoji, most CJK), trimmed."""
-    kept = "".join(ch for ch in text if ch.isspace() or has_glyph(ch, bold=bold))
-    return " ".join(kept.split())
-
-
-def fit(text: str, face: Font, width: float) -> str:
-    """`text`, cut short with an ellipsis if needed so that it is at most `width` pixels wide."""
-    if face.getlength(text) <= width:
-        return text
-    low, high = 0, len(text)
-    while low < high:
-        middle = (low + high + 1) // 2
-        if face.getlength(text[:middle].rstrip() + _ELLIPSIS) <= width:
-            low = middle
-        else:
-            high = middle - 1
-    return text[:low].rstrip() + _ELLIPSIS if low else ""
-
-
-def wrap(text: str, face: Font, width: float, *, lines: int = 2) -> list[str]:
-    """Break `text` at spaces into at most `lines` lines of at most `width` pixels.
-
-    The last line is cut with an ellipsis if the text does not fit.
-    """
-    result: list[str] = []
-    words = text.split()
-    while words and len(result) < lines - 1:
-        line = words.pop(0)
-        while words and face.getlength(f"{line} {words[0]}") <= width:
-            line = f"{line} {words.pop(0)}"
-        if face.getlength(line) > width:
-            line = fit(line, face, width)
-        result.append(line)
-    if words:
-        result.append(fit(" ".join(words), face, width))
-    return result
+    """`text` with its whitespace made single spaces and trimmed; every other character is
+    kept (drawn by a fallback font, or as a box when no installed font has it)."""
+    return " ".join(text.split())

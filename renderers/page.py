@@ -17,7 +17,8 @@ from PIL import Image
 
 from renderers import sprites
 from renderers.canvas import Canvas
-from renderers.fonts import fit, font, printable, wrap
+from renderers.fonts import font, printable
+from renderers.text import fit, text_length, wrap
 from renderers.theme import Theme
 from renderers.view import BoardView
 from rules import GameState
@@ -78,7 +79,7 @@ def seat_name(state: GameState[Any], view: BoardView, seat: int) -> str:
     colour = state.game.colours[seat]
     if view.players is None:
         return colour
-    return printable(view.players[seat], bold=True) or colour
+    return printable(view.players[seat]) or colour
 
 
 def status_line(state: GameState[Any], view: BoardView, caption: Caption) -> str:
@@ -169,12 +170,12 @@ def _draw_seat_text(
     facts = "   ".join(caption.facts[seat])
     if facts:
         fact_face = font(FACT_SIZE)
-        if fact_face.getlength(facts) > (right - x) * 0.62:
+        if text_length(fact_face, facts) > (right - x) * 0.62:
             fact_face = font(SUB_SIZE + 1)
         facts = fit(facts, fact_face, (right - x) * 0.7)
         fact_colour = theme.rgb("highlight" if caption.highlight[seat] else "text")
         canvas.text((right, middle), facts, fact_face, fact_colour, anchor="rm")
-        right -= round(fact_face.getlength(facts)) + 24
+        right -= round(text_length(fact_face, facts)) + 24
     colour = state.game.colours[seat]
     name = seat_name(state, view, seat)
     extras = [] if name == colour else [colour]
@@ -205,10 +206,10 @@ def draw_footer(
 ) -> None:
     """Draw the status line and the move line under the board."""
     width = canvas.width - 2 * PAD - 8
-    status = printable(status_line(state, view, caption), bold=True)
+    status = printable(status_line(state, view, caption))
     status_face = font(STATUS_SIZE, bold=True)
     lines = [status]
-    if status_face.getlength(status) > width:
+    if text_length(status_face, status) > width:
         status_face = font(SMALL_SIZE + 1, bold=True)
         lines = wrap(status, status_face, width)
     line_height = round(status_face.size * 1.25)

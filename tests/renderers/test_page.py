@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from renderers import BoardView
-from renderers.fonts import fit, font, printable
+from renderers.fonts import font, printable
 from renderers.page import Caption, move_line, seat_name, status_line
+from renderers.text import fit
 from rules import get_game
 
 GROUPS = get_game("groups")
