@@ -43,11 +43,12 @@ def test_move_line_names_game_and_last_move() -> None:
     )
 
 
-def test_names_lose_unprintable_characters() -> None:
-    """Characters the font lacks are dropped; a name with nothing left falls back to the colour."""
+def test_names_keep_every_character() -> None:
+    """Whitespace is tidied but no character is dropped; an empty name is the colour."""
     state = GROUPS.new_game()
-    assert printable("Ada 中文 Lovelace") == "Ada Lovelace"
-    assert seat_name(state, BoardView(players=("中文", "Bob")), 0) == "White"
+    assert printable("Ada  中文\tLovelace ") == "Ada 中文 Lovelace"
+    assert seat_name(state, BoardView(players=("中文", "Bob")), 0) == "中文"
+    assert seat_name(state, BoardView(players=("  ", "Bob")), 0) == "White"
 
 
 def test_fit_cuts_long_text_with_an_ellipsis() -> None:
