@@ -1,14 +1,17 @@
-"""Board pictures for the front ends: the renderer's PNG, or the text diagram without one."""
+"""Board pictures for the front ends: the renderer's PNG (or the text diagram without one),
+and the animated replay of a whole game."""
 
 from __future__ import annotations
 
 import importlib
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from bot.services.results import GameView
 from bot.storage.repository import GameStatus
+from rules import GameError, GameState, get_game
 
 log = logging.getLogger(__name__)
 
@@ -100,3 +103,85 @@ def render_board(
         log.exception("rendering game %s at move %s failed", record.id, record.ply)
         return BoardImage(None, diagram, filename)
     return BoardImage(png, diagram, filename, description)
+
+
+UPLOAD_LIMIT = 10 * 1024 * 1024
+"""Discord's upload limit for a bot's file, the default ceiling of a replay."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayFile:
+    """An animated replay of a game, ready to attach."""
+
+    data: bytes
+    filename: str
+    """`game-12-replay.gif`."""
+    description: str
+    """The replay in words for screen readers (the attachment's description, at most
+    1,024 characters): the players, the number of moves and the final position."""
+
+
+def replay_file(
+    view: GameView, notations: Sequence[str], *, limit: int = UPLOAD_LIMIT
+) -> ReplayFile | None:
+    """The animated replay of a game from its start through `notations` (its moves, as
+    stored), or None when there is none to give: no renderer for the game, no move yet,
+    a move log that does not replay (logged), or a replay over `limit` bytes even with
+    moves left out. CPU-bound (about a second for 300 moves): call it off the event loop,
+    through `asyncio.to_thread`.
+    """
+    record = view.record
+    if not notations:
+        return None
+    module = _replay_renderer()
+    if module is None:
+        return None
+    rules = get_game(record.game)
+    state: GameState[Any] = rules.initial_state(rules.validate_options(record.options))
+    states = [state]
+    try:
+        for text in notations:
+            state = state.play_text(text)
+            states.append(state)
+    except GameError:
+        log.exception("game %s: its moves do not replay; no replay file", record.id)
+        return None
+    shown = module.BoardView(players=record.names, status=status_line(view))
+    try:
+        data = module.render_replay(states, shown, limit=limit)
+    except module.ReplayTooLargeError:
+        log.warning("game %s: even a shortened replay is over %s bytes", record.id, limit)
+        return None
+    except module.UnknownRendererError:
+        return None
+    except Exception:
+        log.exception("game %s: the replay could not be drawn", record.id)
+        return None
+    return ReplayFile(
+        data,
+        f"game-{record.id}-replay.{module.replay_format()}",
+        _replay_description(module, states, shown, len(notations)),
+    )
+
+
+def _replay_renderer() -> Any:
+    """The renderers package, if it has replays."""
+    try:
+        module = importlib.import_module("renderers")
+    except ImportError:
+        return None
+    return module if hasattr(module, "render_replay") else None
+
+
+def _replay_description(
+    module: Any, states: Sequence[GameState[Any]], shown: Any, moves: int
+) -> str:
+    """ "Replay of the game, N moves." and the final position in words, within the limit."""
+    game = states[-1].game
+    names = shown.players
+    players = f"{names[0]} ({game.colours[0]}) against {names[1]} ({game.colours[1]})"
+    head = f"Animated replay of {game.title}, {players}, {moves} move{'s' if moves != 1 else ''}. "
+    final = module.describe(states[-1], shown)
+    text = head + "At the end: " + final
+    limit = module.MAX_DESCRIPTION
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

@@ -17,7 +17,15 @@ from renderers import png, text
 from renderers.base import UnknownRendererError, rendered_games, renderer_for
 from renderers.describe import MAX_DESCRIPTION, describe
 from renderers.fonts import FallbackFont, set_fallback_fonts
-from renderers.output import REPLAY_FORMAT, encode_replay, encode_still, palette
+from renderers.output import encode_still, palette
+from renderers.replay import (
+    FINAL_FRAME_MS,
+    FRAME_MS,
+    REPLAY_FORMAT,
+    UPLOAD_LIMIT,
+    ReplayTooLargeError,
+    replay_gif,
+)
 from renderers.sprites import Point
 from renderers.theme import DEFAULT_THEME, LIGHT_THEME, Theme
 from renderers.view import BoardView, Hint
@@ -27,9 +35,6 @@ from rules import GameState
 from renderers import games  # isort: skip
 
 _PLAIN = BoardView()
-
-FINAL_FRAME_MS = 3000
-"""How long a replay holds its last position before it starts again."""
 
 
 def render(state: GameState[Any], view: BoardView | None = None) -> Image.Image:
@@ -67,34 +72,21 @@ def render_picture(state: GameState[Any], view: BoardView | None = None, fmt: st
 
 
 def render_replay(
-    states: Sequence[GameState[Any]], view: BoardView | None = None, *, frame_ms: int = 700
+    states: Sequence[GameState[Any]],
+    view: BoardView | None = None,
+    *,
+    frame_ms: int = FRAME_MS,
+    limit: int = UPLOAD_LIMIT,
 ) -> bytes:
     """An animated GIF showing `states` in order, `frame_ms` each; the last one is held longer.
 
-    All states must come from one game with the same options. `view.status` applies to
-    the final frame only, and hints are not drawn.
+    All states must come from one game with the same options. Frames show the board and
+    the names; the last frame shows everything the picture of the final position shows
+    (`view.status`, clocks, counts). Never over `limit` bytes (Discord's 10 MiB by
+    default): moves are left out rather than exceed it, and `ReplayTooLargeError` is
+    raised when even the first and last positions do not fit. See `renderers.replay`.
     """
-    if not states:
-        raise ValueError("a replay needs at least one position")
-    if frame_ms <= 0:
-        raise ValueError("frame_ms must be positive")
-    view = view or _PLAIN
-    first = states[0]
-    for state in states:
-        if state.game.name != first.game.name or dict(state.options) != dict(first.options):
-            raise ValueError(
-                "all positions of a replay must come from one game with one set of options"
-            )
-    moving = BoardView(players=view.players, clocks=view.clocks, theme=view.theme)
-    final = BoardView(
-        players=view.players, status=view.status, clocks=view.clocks, theme=view.theme
-    )
-    last = len(states) - 1
-    images = (
-        render(state, final if index == last else moving) for index, state in enumerate(states)
-    )
-    durations = [frame_ms] * last + [max(frame_ms, FINAL_FRAME_MS)]
-    return encode_replay(images, view.theme or DEFAULT_THEME, durations)
+    return replay_gif(states, view or _PLAIN, frame_ms=frame_ms, limit=limit)
 
 
 def replay_format() -> str:
@@ -117,12 +109,15 @@ def locate(state: GameState[Any], cell: str) -> Point:
 
 __all__ = [
     "DEFAULT_THEME",
+    "FINAL_FRAME_MS",
     "LIGHT_THEME",
     "MAX_DESCRIPTION",
     "PICTURE_FORMATS",
+    "UPLOAD_LIMIT",
     "BoardView",
     "FallbackFont",
     "Hint",
+    "ReplayTooLargeError",
     "Theme",
     "UnknownRendererError",
     "describe",

@@ -167,7 +167,7 @@ def _draw_seat_text(
 ) -> None:
     """The name (with colour and clock under it) on the left, the facts ending at `right`."""
     x = PAD + 70
-    facts = "   ".join(caption.facts[seat])
+    facts = "   ".join(caption.facts[seat]) if view.facts else ""
     if facts:
         fact_face = font(FACT_SIZE)
         if text_length(fact_face, facts) > (right - x) * 0.62:
@@ -214,11 +214,11 @@ def draw_footer(
         lines = wrap(status, status_face, width)
     line_height = round(status_face.size * 1.25)
     small = font(SMALL_SIZE)
-    block = line_height * len(lines) + 6 + SMALL_SIZE
+    block = line_height * len(lines) + (6 + SMALL_SIZE if view.move_line else 0)
     y = canvas.height - PAD - FOOTER_HEIGHT + (FOOTER_HEIGHT - block) // 2
     for line in lines:
         canvas.text((PAD + 4, y), line, status_face, theme.rgb("text"))
         y += line_height
-    canvas.text(
-        (PAD + 4, y + 6), fit(move_line(state, caption), small, width), small, theme.rgb("muted")
-    )
+    if view.move_line:
+        moves = fit(move_line(state, caption), small, width)
+        canvas.text((PAD + 4, y + 6), moves, small, theme.rgb("muted"))

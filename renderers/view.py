@@ -30,3 +30,8 @@ class BoardView:
     """The legal overlay."""
     theme: Theme | None = None
     """None: the default theme."""
+    move_line: bool = True
+    """Show the line under the status naming the game, the move number and the last move."""
+    facts: bool = True
+    """Show each player's counts in the header ("prisoners 6"); replay frames leave them
+    out (they change at every move; the last frame shows them)."""
