@@ -16,6 +16,7 @@ it draws.
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
@@ -30,6 +31,10 @@ DrawFn = Callable[[Image.Image, int, Any], None]
 Op = tuple[int, int, DrawFn, tuple[Any, ...]]
 Box = tuple[float, float, float, float]
 IntBox = tuple[int, int, int, int]
+
+
+op_identity = operator.itemgetter(slice(2, 4))
+"""An operation's drawing function and arguments: what its pixels depend on."""
 
 
 class Canvas:

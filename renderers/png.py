@@ -22,7 +22,7 @@ from typing import Any
 from PIL import Image
 from zlib_ng import zlib_ng as deflate  # the same streams, about twice as fast as zlib
 
-from renderers.canvas import Canvas, Op
+from renderers.canvas import Canvas, Op, op_identity
 
 LEVEL = 6
 """zlib level of the board's bands: files about 20 % smaller than level 3."""
@@ -114,7 +114,7 @@ def encode(canvas: Canvas, theme_palette: Image.Image, *, cache: _BandCache = BA
         for index in range(op[0] // rows, (op[1] - 1) // rows + 1):
             bands[index].append(op)
     keys = [
-        BandKey((canvas.page_key, top, tuple((op[2], op[3]) for op in ops)))
+        BandKey((canvas.page_key, top, tuple(map(op_identity, ops))))
         for top, ops in zip(tops, bands, strict=True)
     ]
     data: dict[int, bytes] = {}

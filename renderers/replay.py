@@ -23,7 +23,7 @@ from typing import Any
 from PIL import GifImagePlugin, Image, ImageChops
 
 from renderers.base import renderer_for
-from renderers.canvas import Canvas, Op
+from renderers.canvas import Canvas, Op, op_identity
 from renderers.output import PALETTE_SIZE, palette
 from renderers.png import band_rows
 from renderers.theme import DEFAULT_THEME
@@ -143,7 +143,7 @@ class _Frames:
         for op in canvas.ops:
             for index in range(op[0] // rows, (op[1] - 1) // rows + 1):
                 bands[index].append(op)
-        keys = [(canvas.page_key, tuple((op[2], op[3]) for op in ops)) for ops in bands]
+        keys = [(canvas.page_key, tuple(map(op_identity, ops))) for ops in bands]
         first = self.indices is None
         if self.indices is None or self.indices.size != (canvas.width, canvas.height):
             if not first:
