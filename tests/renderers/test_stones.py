@@ -169,7 +169,7 @@ def test_captured_group_and_its_stakes_are_crossed() -> None:
 def test_leads_and_what_wins_are_in_words() -> None:
     """Each side's lead and the lead a decisive capture needs, in words, not signs."""
     state = STONES.new_game()
-    facts = StonesRenderer()._caption(state).facts
+    facts = StonesRenderer().caption(state).facts
     assert facts == (
         ("prisoners 0", "6 behind (needs 1 or more ahead)"),
         ("prisoners 6", "6 ahead (needs 13 or more ahead)"),
