@@ -25,13 +25,13 @@ def test_a_groups_position_is_described_in_full() -> None:
 
 
 def test_stones_says_prisoners_leads_and_stakes() -> None:
-    """Stakes are listed after the stones, and the board's size comes with the game."""
+    """Counts as the header says them, stakes after the stones, the board's size with the game."""
     state = after(get_game("stones"), "a1", "j9", "stake a2", "c5")
-    text = describe(state, BoardView(players=("Ada", "Grace")))
-    assert text.startswith("Stones, 9×9, move 4: c5. Ada (Black) to move. ")
-    assert "Ada (Black): prisoners 0, lead " in text
-    assert "stakes 1" in text
-    assert text.endswith("Black (2): a1 stake a2. White (2): c5 j9.")
+    assert describe(state, BoardView(players=("Ada", "Grace"))) == (
+        "Stones, 9×9, move 4: c5. Ada (Black) to move. Ada (Black): prisoners 0, 6 behind "
+        "(needs 1 or more ahead), stakes 1. Grace (White): prisoners 6, 6 ahead (needs 13 or "
+        "more ahead). Black (2): a1 stake a2. White (2): c5 j9."
+    )
 
 
 def test_diffusion_marks_the_kings_and_the_turn() -> None:
