@@ -13,6 +13,7 @@ compressed again.
 
 from __future__ import annotations
 
+import bisect
 import struct
 import threading
 import zlib
@@ -100,19 +101,36 @@ BANDS = _BandCache(CACHE_BANDS)
 
 
 def band_rows(width: int) -> int:
-    """The rows per band for a picture `width` pixels wide."""
+    """The rows per band of the board for a picture `width` pixels wide."""
     return max(1, min(BAND_ROWS, BAND_BYTES // (width + 1)))
+
+
+def split(canvas: Canvas) -> tuple[list[int], list[list[Op]]]:
+    """The bands of a picture (the top row of each) and the operations touching each.
+
+    The header and the footer, which change at every move, are one band each; the board
+    is cut into bands of `band_rows` rows.
+    """
+    height = canvas.height
+    board_top, board_bottom = canvas.board_rows
+    tops = [0] if board_top > 0 else []
+    tops += range(board_top, board_bottom, band_rows(canvas.width))
+    if board_bottom < height:
+        tops.append(board_bottom)
+    bands: list[list[Op]] = [[] for _ in tops]
+    for op in canvas.ops:
+        first = bisect.bisect_right(tops, op[0]) - 1
+        last = bisect.bisect_right(tops, op[1] - 1) - 1
+        for index in range(first, last + 1):
+            bands[index].append(op)
+    return tops, bands
 
 
 def encode(canvas: Canvas, theme_palette: Image.Image, *, cache: _BandCache = BANDS) -> bytes:
     """The canvas as an 8-bit palette PNG on `theme_palette` (see `renderers.output.palette`)."""
     width, height = canvas.width, canvas.height
-    rows = band_rows(width)
-    tops = list(range(0, height, rows))
-    bands: list[list[Op]] = [[] for _ in tops]
-    for op in canvas.ops:
-        for index in range(op[0] // rows, (op[1] - 1) // rows + 1):
-            bands[index].append(op)
+    tops, bands = split(canvas)
+    ends = [*tops[1:], height]
     keys = [
         BandKey((canvas.page_key, top, tuple(map(op_identity, ops))))
         for top, ops in zip(tops, bands, strict=True)
@@ -122,9 +140,7 @@ def encode(canvas: Canvas, theme_palette: Image.Image, *, cache: _BandCache = BA
     def band_data(index: int) -> bytes:
         """The band's filtered image data: each row a zero (no filter) and its indices."""
         if index not in data:
-            top = tops[index]
-            bottom = min(height, top + rows)
-            picture = canvas.band(top, bottom, bands[index])
+            picture = canvas.band(tops[index], ends[index], bands[index])
             indices = picture.quantize(palette=theme_palette, dither=Image.Dither.NONE).tobytes()
             data[index] = b"".join(
                 b"\0" + indices[start : start + width] for start in range(0, len(indices), width)

@@ -23,9 +23,9 @@ from typing import Any
 from PIL import GifImagePlugin, Image, ImageChops
 
 from renderers.base import renderer_for
-from renderers.canvas import Canvas, Op, op_identity
+from renderers.canvas import Canvas, op_identity
 from renderers.output import PALETTE_SIZE, palette
-from renderers.png import band_rows
+from renderers.png import split
 from renderers.theme import DEFAULT_THEME
 from renderers.view import BoardView
 from rules import GameState
@@ -137,24 +137,24 @@ class _Frames:
     def next(self, canvas: Canvas) -> tuple[Image.Image, tuple[int, int]] | None:
         """The part of the new frame that changed (unchanged pixels transparent), where it
         goes, or None when nothing changed; the whole frame the first time."""
-        rows = band_rows(canvas.width)
-        tops = list(range(0, canvas.height, rows))
-        bands: list[list[Op]] = [[] for _ in tops]
-        for op in canvas.ops:
-            for index in range(op[0] // rows, (op[1] - 1) // rows + 1):
-                bands[index].append(op)
-        keys = [(canvas.page_key, tuple(map(op_identity, ops))) for ops in bands]
+        tops, bands = split(canvas)
+        ends = [*tops[1:], canvas.height]
+        keys = [
+            (canvas.page_key, top, tuple(map(op_identity, ops)))
+            for top, ops in zip(tops, bands, strict=True)
+        ]
         first = self.indices is None
         if self.indices is None or self.indices.size != (canvas.width, canvas.height):
             if not first:
                 raise ValueError("every picture of a replay must have the same size")
             self.indices = Image.new("L", (canvas.width, canvas.height))
         before = self.indices.copy() if not first else None
-        changed = [i for i, key in enumerate(keys) if first or key != self.keys[i]]
+        changed = [
+            i for i, key in enumerate(keys) if first or i >= len(self.keys) or key != self.keys[i]
+        ]
         for index in changed:
             top = tops[index]
-            bottom = min(canvas.height, top + rows)
-            band = canvas.band(top, bottom, bands[index])
+            band = canvas.band(top, ends[index], bands[index])
             quantized = band.quantize(palette=self.palette, dither=Image.Dither.NONE)
             self.indices.paste(Image.frombytes("L", quantized.size, quantized.tobytes()), (0, top))
         self.keys = keys
@@ -162,7 +162,7 @@ class _Frames:
             return self._as_palette(self.indices), (0, 0)
         if not changed:
             return None
-        top, bottom = tops[changed[0]], min(canvas.height, tops[changed[-1]] + rows)
+        top, bottom = tops[changed[0]], ends[changed[-1]]
         region = (0, top, canvas.width, bottom)
         difference = ImageChops.difference(before.crop(region), self.indices.crop(region))
         box = difference.getbbox()
