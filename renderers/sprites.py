@@ -353,7 +353,7 @@ def strokes_on(
         image.paste(ink, (left, top - dy, right, bottom - dy), mask)
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=32)  # a whole-board path's masks are about a megabyte
 def stroke_masks(
     lines: tuple[tuple[Point, ...], ...],
     colour: RGB,
