@@ -42,7 +42,13 @@ async def pictures(ends: Sequence[LineEnd], limit: int) -> list[discord.File]:
         image = await asyncio.to_thread(render_board, end.view)
         if image.png is None:
             return []
-        files.append(discord.File(io.BytesIO(image.png), filename=f"line-{number}.png"))
+        files.append(
+            discord.File(
+                io.BytesIO(image.png),
+                filename=f"line-{number}.png",
+                description=f"Line {number}, at its end: {image.description}"[:1024],
+            )
+        )
     return files
 
 
