@@ -14,7 +14,7 @@ from typing import Literal
 
 import discord
 
-from bot.boards import render_board
+from bot.boards import render_board, replay_file
 from bot.clock_texts import board_clocks, clock_line, timeout_text
 from bot.discord_ui.answers import Payload
 from bot.discord_ui.buttons import answer_buttons, board_buttons
@@ -31,6 +31,7 @@ from bot.services.announcements import (
 from bot.services.container import Services
 from bot.services.dispatcher import Answerable
 from bot.services.results import GameView
+from bot.storage.repository import GameStatus
 from bot.texts import board_caption, end_caption, move_caption, start_caption
 from bot.tournament_texts import tournament_game_caption
 
@@ -62,7 +63,8 @@ class Payloads:
         self, view: GameView, caption: str, *, buttons: discord.ui.View | None
     ) -> Payload:
         """The board picture (or diagram) with the clocks, the caption (with the time
-        left in a timed game) and the buttons, ready to send."""
+        left in a timed game) and the buttons, ready to send; a finished game's final
+        board also carries the game's animated replay."""
         status = await self._services().clocks.status(view.record)
         line = clock_line(view, status, STYLE)
         if line is not None:
@@ -81,7 +83,22 @@ class Payloads:
             payload["file"] = discord.File(data, filename=image.filename.replace(".png", ".txt"))
         if buttons is not None:
             payload["view"] = buttons
+        if view.record.status is GameStatus.FINISHED and "file" in payload:
+            replay = await self._replay(view)
+            if replay is not None:
+                payload["files"] = [payload.pop("file"), replay]
         return payload
+
+    async def _replay(self, view: GameView) -> discord.File | None:
+        """The finished game's animated replay, drawn off the event loop (None: none)."""
+        record = view.record
+        notations = await self._services().games.notations(record.id, record.ply)
+        replay = await asyncio.to_thread(replay_file, view, notations)
+        if replay is None:
+            return None
+        return discord.File(
+            io.BytesIO(replay.data), filename=replay.filename, description=replay.description
+        )
 
     async def answerable(self, notice: Answerable) -> Payload:
         """The message of an announcement an interaction may answer with."""

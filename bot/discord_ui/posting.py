@@ -163,9 +163,10 @@ class Poster:
         if flags & EPHEMERAL:
             return None  # a private answer (a deferral): the announcement is still to post
         if flags & LOADING and edit:
-            kept = {key: value for key, value in payload.items() if key != "file"}
-            if "file" in payload:
-                kept["attachments"] = [payload["file"]]
+            kept = {key: value for key, value in payload.items() if key not in ("file", "files")}
+            files = [payload["file"]] if "file" in payload else list(payload.get("files", []))
+            if files:
+                kept["attachments"] = files
             await webhook.edit_message(message_id, **kept)
         return message_id
 

@@ -259,6 +259,11 @@ class GameService:
         record = await self.record(game_id)
         return GameView(record, (await self._loaded(record)).state)
 
+    async def notations(self, game_id: int, through_ply: int) -> list[str]:
+        """The moves played in the game up to `through_ply`, as stored, in order."""
+        moves = await self._repository.list_moves(game_id)
+        return [move.notation for move in moves if move.ply <= through_ply]
+
     async def view_of(self, record: GameRecord) -> GameView:
         """The current state for a record already read."""
         return GameView(record, (await self._loaded(record)).state)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -10,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from bot.client import TabulaBot
 from bot.config import Settings
@@ -129,6 +131,14 @@ async def test_a_whole_game(
         assert last is not None
         assert "**Alice wins** with White (all six stones connected)." in last.content
         assert [label for _, label, _ in last.buttons()] == ["Rematch"]
+        final, replay = last.attachments
+        assert final.content_type == "image/png" and replay.filename == "game-1-replay.gif"
+        assert replay.content_type == "image/gif"
+        assert replay.description is not None and replay.description.startswith(
+            "Animated replay of Groups, Alice (White) against Bob (Black), 11 moves. At the end: "
+        )
+        with Image.open(io.BytesIO(replay.data)) as animation:
+            assert animation.n_frames == len(DROP_WIN) + 1
         games = await private_reply(fake, fake.slash(alice, fake_club.channel, "games"))
         assert games == "You have no game in progress. Start one with /play."
     assert fake.token not in caplog.text
