@@ -138,7 +138,7 @@ async def test_a_whole_game(
             "Animated replay of Groups, Alice (White) against Bob (Black), 11 moves. At the end: "
         )
         with Image.open(io.BytesIO(replay.data)) as animation:
-            assert animation.n_frames == len(DROP_WIN) + 1
+            assert getattr(animation, "n_frames", 1) == len(DROP_WIN) + 1
         games = await private_reply(fake, fake.slash(alice, fake_club.channel, "games"))
         assert games == "You have no game in progress. Start one with /play."
     assert fake.token not in caplog.text
