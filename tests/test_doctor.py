@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sqlite3
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -16,7 +18,9 @@ from bot.config import read_config
 from bot.doctor import Check, Status, database_location_problem, format_report, run_checks
 from bot.storage import maintenance
 from bot.storage.maintenance import latest_schema
+from bot.storage.repository import NewAnnouncement
 from bot.storage.sqlite import SqliteRepository
+from tests.databases import POSTGRES_URL, Backend
 from tests.storage.test_maintenance import damage, database_with_moves
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789"
@@ -28,7 +32,7 @@ def not_root(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
 
 
-def checks_for(tmp_path: Path, database: Path, **environ: str) -> dict[str, Check]:
+def checks_for(tmp_path: Path, database: Path | str, **environ: str) -> dict[str, Check]:
     """Run every check with the token set and `database`; the last check of each name."""
     env = {"DISCORD_TOKEN": TOKEN, "TABULA_DATABASE": str(database), **environ}
     report = read_config(env, tmp_path / ".env", tmp_path / "none.toml")
@@ -401,3 +405,39 @@ def test_the_doctor_reports_parked_and_waiting_announcements() -> None:
     )
     fresh = check_outbox(OutboxHealth(pending=1, oldest_pending=now - timedelta(seconds=5)), now)
     assert fresh.status is Status.OK and fresh.detail == "1 waiting, none parked"
+
+
+def test_the_doctor_reads_the_announcements_of_either_backend(
+    backend: Backend, tmp_path: Path
+) -> None:
+    """Against a real database of each kind: an announcement waiting an hour is a warning,
+    a parked one a warning with its reason."""
+
+    async def store(park: bool) -> None:
+        repository = await backend.open()
+        try:
+            now = datetime.now(UTC)
+            if park:
+                [row] = await repository.list_announcements()
+                assert await repository.park_announcement(row.id, "403 Missing Access", now)
+            else:
+                waiting = NewAnnouncement(kind="turn", stream="user:5", data={"game": 1})
+                await repository.add_announcements([waiting], now - timedelta(hours=1))
+        finally:
+            await repository.close()
+            backend.opened.remove(repository)
+
+    location: Path | str = backend.path
+    if backend.is_postgres:
+        assert POSTGRES_URL is not None
+        location = f"{POSTGRES_URL}?search_path={backend.schema}"
+    asyncio.run(store(park=False))
+    stuck = checks_for(tmp_path, location)
+    assert stuck["announcements"].status is Status.WARNING
+    assert stuck["announcements"].detail == "1 waiting to be posted, the oldest for 1h"
+    assert stuck["migrations"].status is Status.OK
+    asyncio.run(store(park=True))
+    parked = checks_for(tmp_path, location)
+    assert parked["announcements"].detail == (
+        "1 could not be delivered and were parked (latest: 403 Missing Access)"
+    )
