@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from bot.services.records import Export, HistoryPage
-from bot.storage.records import FinishedGame
-from bot.storage.repository import GameRecord
+from bot.storage.repository import FinishedGame, GameRecord
 from bot.texts import Style, game_title
 from rules import get_game
 

@@ -22,8 +22,8 @@ from bot.records.transcript import RecordError, Tournament, Transcript, transcri
 from bot.services.clock import Clock
 from bot.services.durations import parse_time_control
 from bot.services.errors import InvalidInputError, NotFoundError, ServiceError
-from bot.storage.records import FinishedGame, HistoryQuery, ImportMark
-from bot.storage.repository import GameRecord, GameStatus, MoveRecord, Repository
+from bot.storage.records import HistoryQuery, ImportMark
+from bot.storage.repository import FinishedGame, GameRecord, GameStatus, MoveRecord, Repository
 from rules import GameError, get_game
 
 PAGE_SIZE = 10

@@ -1,11 +1,10 @@
-"""The records the repository keeps for game histories and imported games."""
+"""The records the repository keeps for game histories and imported games (a history's
+games are `bot.storage.repository.FinishedGame`, which holds a game's record)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-
-from bot.storage.repository import GameRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,12 +32,3 @@ class HistoryQuery:
     """Only games this other user played too."""
     game: str | None = None
     """Only games of this game (registry name)."""
-
-
-@dataclass(frozen=True, slots=True)
-class FinishedGame:
-    """One game of a history."""
-
-    record: GameRecord
-    imported: bool
-    """True for a game imported from a record file (it has no thread)."""

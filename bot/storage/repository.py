@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from bot.competition.records import Pairing, Result
 from bot.storage.competition import (
@@ -24,10 +24,8 @@ from bot.storage.competition import (
     TournamentStatus,
 )
 from bot.storage.conditionals import StoredNote, StoredTree
+from bot.storage.records import HistoryQuery, ImportMark
 from rules import OptionValue
-
-if TYPE_CHECKING:  # bot.storage.records imports this module's GameRecord
-    from bot.storage.records import FinishedGame, HistoryQuery, ImportMark
 
 
 class StaleGameError(Exception):
@@ -187,6 +185,15 @@ class GameRecord(NewGame):
     def evolve(self, **changes: object) -> GameRecord:
         """A copy with some fields changed."""
         return replace(self, **changes)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """One game of a history."""
+
+    record: GameRecord
+    imported: bool
+    """True for a game imported from a record file (it has no thread)."""
 
 
 @dataclass(frozen=True, slots=True)

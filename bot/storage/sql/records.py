@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.storage.records import FinishedGame, HistoryQuery, ImportMark
-from bot.storage.repository import GameRecord, MoveRecord
+from bot.storage.records import HistoryQuery, ImportMark
+from bot.storage.repository import FinishedGame, GameRecord, MoveRecord
 from bot.storage.sql.base import SqlBase
 from bot.storage.sql.games import insert_game, write_game
 from bot.storage.sql.rows import (
