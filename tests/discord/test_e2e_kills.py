@@ -17,7 +17,7 @@ from pathlib import Path
 
 from bot.bench.crash_bench import BotChild
 from bot.storage.opening import open_repository
-from bot.storage.repository import AnnouncementStatus, Repository
+from bot.storage.repository import Announcement, AnnouncementStatus, Repository
 from tests.discord.test_e2e import challenge_and_accept
 from tests.discord.test_e2e_outbox import CALLBACK, boards, one_board
 from tests.fakediscord.fake import FakeDiscord
@@ -55,6 +55,35 @@ async def reading(database: Path) -> AsyncIterator[Repository]:
         yield repo
     finally:
         await repo.close()
+
+
+async def accept_held(club: FakeClub, path: str) -> FakeChannel:
+    """Alice challenges Bob to Groups; Bob accepts, and the bot's request to `path` is
+    taken by Discord but its answer held: the thread the game got."""
+    fake = club.fake
+    play = await fake.slash(
+        club.alice,
+        club.channel,
+        "play",
+        {"game": "groups", "opponent": club.bob, "colour": "white"},
+    )
+    challenge = (await play.response()).message
+    assert challenge is not None
+    held = fake.hold_next("POST", path, after=True)
+    await fake.click(club.bob, challenge, label="Accept")
+    await asyncio.wait_for(held.reached.wait(), 15)
+    [thread] = game_threads(fake, club.channel)
+    return thread
+
+
+async def delivered(repo: Repository, kind: str) -> Announcement:
+    """The one announcement of `kind`, once it is delivered (waits up to 10 s)."""
+    for _ in range(100):
+        [row] = [a for a in await repo.list_announcements() if a.kind == kind]
+        if row.status is AnnouncementStatus.DELIVERED:
+            return row
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"the {kind} announcement is still {row.status}")
 
 
 def game_threads(fake: FakeDiscord, parent: FakeChannel) -> list[FakeChannel]:
@@ -104,14 +133,7 @@ async def test_killed_after_discord_took_the_answer_but_before_the_bot_heard(
         answer = await interaction.response()
         assert answer.message is not None
         async with reading(database) as repo:
-            row = None
-            for _ in range(100):
-                [row] = [a for a in await repo.list_announcements() if a.kind == "move"]
-                if row.status is AnnouncementStatus.DELIVERED:
-                    break
-                await asyncio.sleep(0.1)
-            assert row is not None and row.status is AnnouncementStatus.DELIVERED
-            assert row.message_id == answer.message.id
+            assert (await delivered(repo, "move")).message_id == answer.message.id
         await asyncio.sleep(0.5)  # a second copy would come now
         assert boards(thread, 1) == [answer.message]
 
@@ -122,18 +144,9 @@ async def test_killed_after_a_games_thread_was_opened_but_not_recorded(
     """Discord opened the new game's thread, the bot died before it heard: the restarted
     bot finds that thread (not a second one), posts the first board there once, and a
     /move in it plays in the game."""
-    fake, alice, bob = fake_club.fake, fake_club.alice, fake_club.bob
-    database = tmp_path / "t.sqlite3"
-    async with child_bot(fake, database) as bot:
-        play = await fake.slash(
-            alice, fake_club.channel, "play", {"game": "groups", "opponent": bob, "colour": "white"}
-        )
-        challenge = (await play.response()).message
-        assert challenge is not None
-        held = fake.hold_next("POST", THREADS, after=True)
-        await fake.click(bob, challenge, label="Accept")
-        await asyncio.wait_for(held.reached.wait(), 15)
-        [thread] = game_threads(fake, fake_club.channel)
+    fake, alice = fake_club.fake, fake_club.alice
+    async with child_bot(fake, tmp_path / "t.sqlite3") as bot:
+        thread = await accept_held(fake_club, THREADS)
         await kill_and_restart(fake, bot)
         first = await fake.wait_for_message(
             thread, lambda m: "The game begins" in m.content, timeout=30
@@ -152,28 +165,14 @@ async def test_killed_after_the_first_board_was_posted_but_not_recorded(
 ) -> None:
     """Discord took the first board's post, the bot died before it heard: after the
     restart the first board is there once (Discord's nonce, or the bot's look back)."""
-    fake, alice, bob = fake_club.fake, fake_club.alice, fake_club.bob
+    fake, alice = fake_club.fake, fake_club.alice
     database = tmp_path / "t.sqlite3"
     async with child_bot(fake, database) as bot:
-        play = await fake.slash(
-            alice, fake_club.channel, "play", {"game": "groups", "opponent": bob, "colour": "white"}
-        )
-        challenge = (await play.response()).message
-        assert challenge is not None
-        held = fake.hold_next("POST", POSTS, after=True)
-        await fake.click(bob, challenge, label="Accept")
-        await asyncio.wait_for(held.reached.wait(), 15)
-        [thread] = game_threads(fake, fake_club.channel)
+        thread = await accept_held(fake_club, POSTS)
         assert sum("The game begins" in m.content for m in thread.messages) == 1
         await kill_and_restart(fake, bot)
         async with reading(database) as repo:
-            row = None
-            for _ in range(100):
-                [row] = [a for a in await repo.list_announcements() if a.kind == "start"]
-                if row.status is AnnouncementStatus.DELIVERED:
-                    break
-                await asyncio.sleep(0.1)
-            assert row is not None and row.status is AnnouncementStatus.DELIVERED
+            row = await delivered(repo, "start")
         await asyncio.sleep(0.5)
         [first] = [m for m in thread.messages if "The game begins" in m.content]
         assert row.message_id == first.id
