@@ -13,10 +13,14 @@ repository's ordinary methods.
 
 from __future__ import annotations
 
+import asyncio
 import enum
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+C = TypeVar("C")
 
 
 class Row(Protocol):
@@ -70,6 +74,23 @@ class Connection(Protocol):
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
         """Every row of a query."""
         ...
+
+
+@dataclass
+class OpenTransaction(Generic[C]):
+    """The transaction a task has open on connection `C`, which its nested transactions
+    join (as savepoints)."""
+
+    connection: C
+    task: asyncio.Task[Any] | None
+    open: bool = True
+    savepoints: int = 0
+    """Savepoints open inside it (they are named by their depth)."""
+
+    def joinable(self) -> bool:
+        """True for the task that opened it, while it is open (tasks it started copy the
+        context variable, but must not use the transaction)."""
+        return self.open and self.task is asyncio.current_task()
 
 
 class Database(Protocol):

@@ -14,14 +14,13 @@ import re
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Any, TypeAlias
 
 import asyncpg
 
-from bot.storage.database import Connection, Dialect, Params, Row, UniqueViolation
+from bot.storage.database import Connection, Dialect, OpenTransaction, Params, Row, UniqueViolation
 from bot.storage.sql import SqlRepository
 from bot.storage.sqlite import SchemaTooNewError, check_numbering
 
@@ -117,19 +116,6 @@ class _PostgresConnection:
             raise _translated(error) from error
 
 
-@dataclass
-class _Transaction:
-    """The transaction a task has open, which its nested transactions join."""
-
-    connection: _AnyConnection
-    task: asyncio.Task[Any] | None
-    open: bool = True
-
-    def joinable(self) -> bool:
-        """True for the task that opened it, while it is open."""
-        return self.open and self.task is asyncio.current_task()
-
-
 class PostgresDatabase:
     """A pool of asyncpg connections to one database (and one schema)."""
 
@@ -137,7 +123,9 @@ class PostgresDatabase:
 
     def __init__(self, pool: asyncpg.Pool[Any]) -> None:
         self._pool = pool
-        self._current: ContextVar[_Transaction | None] = ContextVar("postgres_tx", default=None)
+        self._current: ContextVar[OpenTransaction[_AnyConnection] | None] = ContextVar(
+            "postgres_tx", default=None
+        )
 
     @property
     def pool(self) -> asyncpg.Pool[Any]:
@@ -153,7 +141,7 @@ class PostgresDatabase:
                 yield _PostgresConnection(current.connection)
             return
         async with self._pool.acquire() as connection, connection.transaction():
-            transaction = _Transaction(connection, asyncio.current_task())
+            transaction = OpenTransaction[_AnyConnection](connection, asyncio.current_task())
             token = self._current.set(transaction)
             try:
                 yield _PostgresConnection(connection)

@@ -8,7 +8,6 @@ import sqlite3
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
 from datetime import datetime
 from importlib import resources
 from pathlib import Path
@@ -19,6 +18,7 @@ import aiosqlite
 from bot.storage.database import (
     Connection,
     Dialect,
+    OpenTransaction,
     Params,
     Row,
     UniqueViolation,
@@ -133,21 +133,6 @@ class _SqliteConnection:
             raise _translated(error) from error
 
 
-@dataclass
-class _Transaction:
-    """The transaction a task has open, which its nested transactions join."""
-
-    connection: _SqliteConnection
-    task: asyncio.Task[Any] | None
-    open: bool = True
-    savepoints: int = field(default=0)
-
-    def joinable(self) -> bool:
-        """True for the task that opened it, while it is open (tasks it started copy the
-        context variable, but must not use the transaction)."""
-        return self.open and self.task is asyncio.current_task()
-
-
 class SqliteDatabase:
     """SQLite in WAL mode, with a writing and a reading connection.
 
@@ -171,7 +156,9 @@ class SqliteDatabase:
         self._reader = reader
         self._lock = asyncio.Lock()
         self._read_lock = asyncio.Lock()
-        self._current: ContextVar[_Transaction | None] = ContextVar("sqlite_tx", default=None)
+        self._current: ContextVar[OpenTransaction[_SqliteConnection] | None] = ContextVar(
+            "sqlite_tx", default=None
+        )
         self._closed = False
 
     @property
@@ -207,7 +194,7 @@ class SqliteDatabase:
                 await self._db.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as error:
                 raise _translated(error) from error
-            transaction = _Transaction(self._writer, asyncio.current_task())
+            transaction = OpenTransaction(self._writer, asyncio.current_task())
             token = self._current.set(transaction)
             try:
                 yield self._writer
