@@ -35,6 +35,7 @@ from bot.services.computer import COMPUTER_NAME
 from bot.services.computer_runner import TurnRunner
 from bot.services.container import Services
 from bot.services.gate import Gate, ShuttingDownError
+from bot.sharding import format_shard_ids, owner_name
 from bot.storage.opening import display_location, open_repository
 from bot.storage.sql import SqlRepository
 from bot.storage.sqlite import SchemaTooNewError
@@ -128,10 +129,13 @@ class TabulaBot(commands.Bot):
             self._repository = await open_repository(
                 self.settings.database, synchronous=self.settings.sqlite_synchronous
             )
+            shards = self.settings.shards
             self._services = Services.build(
                 self._repository,
                 self.clock,
                 self.notifier,
+                owner=owner_name(shards),
+                shards=shards,
                 tick_seconds=self.tick_seconds,
                 runner=TurnRunner(workers=self.settings.ai_workers),
                 ai_seconds=self.settings.ai_seconds,
@@ -144,7 +148,9 @@ class TabulaBot(commands.Bot):
         if self.commands_only:
             return
         self.add_dynamic_items(*DYNAMIC_ITEMS, *TOURNAMENT_ITEMS, *RECORD_ITEMS)
-        self.thread_keeper = ThreadKeeper(self, self.services.games, self.clock)
+        self.thread_keeper = ThreadKeeper(
+            self, self.services.games, self.clock, shards=self.settings.shards
+        )
         self.services.scheduler.add("keep game threads open", self.thread_keeper.tick)
         self._scheduler = asyncio.create_task(
             self.services.scheduler.run_forever(), name="tabula-scheduler"
@@ -181,11 +187,15 @@ class TabulaBot(commands.Bot):
     async def on_ready(self) -> None:
         """Log who the bot is and where (on every (re)connection)."""
         user = self.user
+        shards = self.settings.shards
         log.info(
-            "connected as %s (id %s) in %d server(s)",
+            "connected as %s (id %s) in %d server(s)%s",
             user,
             user.id if user else "?",
             len(self.guilds),
+            ""
+            if shards is None
+            else f" on shards {format_shard_ids(shards.ids)} of {shards.count}",
         )
 
     async def sync_commands(
@@ -279,6 +289,21 @@ class TabulaBot(commands.Bot):
                 await task
 
 
+class ShardedTabulaBot(TabulaBot, commands.AutoShardedBot):
+    """The bot running some of Discord's shards (`TABULA_SHARD_COUNT`, `TABULA_SHARD_IDS`):
+    one gateway connection per shard, each receiving its servers' events."""
+
+
+def create_bot(settings: Settings, **options: Any) -> TabulaBot:
+    """The bot for these settings: sharded when they name shards, else the plain client."""
+    shards = settings.shards
+    if shards is None:
+        return TabulaBot(settings, **options)
+    return ShardedTabulaBot(
+        settings, shard_count=shards.count, shard_ids=sorted(shards.ids), **options
+    )
+
+
 def bot_of(interaction: discord.Interaction) -> TabulaBot:
     """The bot that received an interaction."""
     return cast(TabulaBot, interaction.client)
@@ -319,7 +344,7 @@ def run_bot(settings: Settings) -> int:
     if settings.token is None:
         raise ValueError("a token is needed to run the Discord bot")
     try:
-        asyncio.run(serve(TabulaBot(settings), settings.token))
+        asyncio.run(serve(create_bot(settings), settings.token))
     except discord.LoginFailure:
         print(
             "tabula: Discord refused the token (DISCORD_TOKEN); reset it in the developer "

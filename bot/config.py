@@ -20,7 +20,9 @@ from typing import Any
 
 from bot.services.durations import format_duration, parse_duration
 from bot.services.errors import InvalidInputError
-from bot.storage.opening import DatabaseLocation, display_location, parse_location
+from bot.sharding import MAX_SHARDS, format_shard_ids, parse_shard_ids
+from bot.storage.opening import DatabaseLocation, display_location, is_postgres_url, parse_location
+from bot.storage.repository import ShardFilter
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
 DEFAULT_DATABASE = Path("data/tabula.sqlite3")
@@ -228,6 +230,35 @@ class Flag(Kind):
         return self.show(value)
 
 
+class ShardIds(Kind):
+    """Shard numbers and ranges: `0-1`, `2`, `0,3`."""
+
+    def describe(self) -> str:
+        """What a list of shards looks like."""
+        return "shard numbers or ranges like 0-1, 2 or 0,3"
+
+    def parse(self, text: str) -> tuple[int, ...]:
+        """The shard numbers, sorted."""
+        try:
+            return parse_shard_ids(text)
+        except ValueError as error:
+            raise ValueError(f"must be {self.describe()} (got {text!r}: {error})") from None
+
+    def from_toml(self, value: object) -> tuple[int, ...]:
+        """A TOML list of numbers, one number, or text."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)
+        elif isinstance(value, list) and all(
+            isinstance(item, int) and not isinstance(item, bool) for item in value
+        ):
+            value = ",".join(str(item) for item in value)
+        return tuple(super().from_toml(value))
+
+    def show(self, value: Any) -> str:
+        """Runs written as ranges."""
+        return "" if value is None else format_shard_ids(value)
+
+
 class Duration(Kind):
     """A length of time written like `30m`, `12h` or `1d12h`."""
 
@@ -367,6 +398,21 @@ class Settings:
         kind=Seconds(1, 3600),
         help="How often background work (expiring challenges, reminders) looks for due items.",
     )
+    shard_count: int = setting(
+        1,
+        env="TABULA_SHARD_COUNT",
+        toml="shards.count",
+        kind=Integer(1, MAX_SHARDS),
+        help="Discord shards the bot's servers are split over (more than 1: several "
+        "processes can share the work, with a PostgreSQL database).",
+    )
+    shard_ids: tuple[int, ...] | None = setting(
+        None,
+        env="TABULA_SHARD_IDS",
+        toml="shards.ids",
+        kind=ShardIds(),
+        help="The shards this process runs, like 0-1, 2 or 0,3; not set: every shard.",
+    )
     config_file: Path | None = setting(
         None,
         env="TABULA_CONFIG",
@@ -375,6 +421,36 @@ class Settings:
         help="A TOML file with settings; by default `tabula.toml` in the working "
         "directory, if it exists.",
     )
+
+    @property
+    def shards(self) -> ShardFilter | None:
+        """The shards this process runs; None for a bot with one shard."""
+        ids = frozenset(range(self.shard_count) if self.shard_ids is None else self.shard_ids)
+        if self.shard_count == 1 and ids == {0}:
+            return None
+        return ShardFilter(self.shard_count, ids)
+
+    @property
+    def runs_every_shard(self) -> bool:
+        """True when this process runs all of the bot's shards (no other process is needed)."""
+        return self.shard_ids is None or set(self.shard_ids) == set(range(self.shard_count))
+
+
+def sharding_problems(settings: Settings) -> list[str]:
+    """What is wrong with the shard settings taken together (one line each)."""
+    count, ids = settings.shard_count, settings.shard_ids
+    if ids is not None and max(ids) >= count:
+        return [
+            f"TABULA_SHARD_IDS names shard {max(ids)}, but TABULA_SHARD_COUNT is {count} "
+            f"(shards are numbered 0 to {count - 1})"
+        ]
+    if not settings.runs_every_shard and not is_postgres_url(settings.database):
+        return [
+            f"TABULA_SHARD_IDS={format_shard_ids(ids or ())} runs only some of the {count} "
+            "shards, so other processes share the database: that needs PostgreSQL "
+            "(TABULA_DATABASE=postgresql://...); a SQLite file serves one process"
+        ]
+    return []
 
 
 SETTINGS: tuple[Setting, ...] = tuple(
@@ -519,7 +595,9 @@ def read_config(
     ]
     for entry in SETTINGS:
         origins.setdefault(entry.name, DEFAULTS)
-    return ConfigReport(replace(Settings(), **values), origins, problems, notes, rejected)
+    settings = replace(Settings(), **values)
+    problems += sharding_problems(settings)
+    return ConfigReport(settings, origins, problems, notes, rejected)
 
 
 def load_settings(

@@ -19,6 +19,7 @@ from bot.config import (
     load_settings,
     read_config,
 )
+from bot.sharding import owner_name
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789"
 
@@ -264,3 +265,79 @@ def test_toml_integers_and_flags_take_native_values() -> None:
     assert Flag().from_toml(True) is True
     with pytest.raises(ValueError, match="got True"):
         Integer(0, 16).from_toml(True)
+
+
+PG = "postgresql://tabula@db/tabula"
+
+
+@pytest.mark.parametrize(
+    ("text", "ids", "shown"),
+    [("0-1", (0, 1), "0-1"), ("2", (2,), "2"), ("0,3", (0, 3), "0,3"),
+     (" 3, 0-2 ,6", (0, 1, 2, 3, 6), "0-3,6"), ("1,1", (1,), "1")],
+)  # fmt: skip
+def test_shard_ids_are_numbers_and_ranges(tmp_path: Path, text: str, ids, shown: str) -> None:
+    """TABULA_SHARD_IDS takes numbers and ranges; `tabula config` writes runs as ranges."""
+    report = read(
+        tmp_path, {"TABULA_SHARD_COUNT": "8", "TABULA_SHARD_IDS": text, "TABULA_DATABASE": PG}
+    )
+    assert report.problems == []
+    assert report.settings.shard_ids == ids
+    entry = next(e for e in SETTINGS if e.name == "shard_ids")
+    assert entry.show(ids) == shown
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [("a", "'a' is not a shard number or a range like 0-3"),
+     ("3-1", "the range '3-1' runs backwards"), ("0,", "'' is not a shard number"),
+     ("-1", "'-1' is not a shard number")],
+)  # fmt: skip
+def test_bad_shard_ids_say_why(tmp_path: Path, text: str, why: str) -> None:
+    """A bad list names what is accepted and what was wrong."""
+    report = read(tmp_path, {"TABULA_SHARD_IDS": text})
+    (problem,) = report.problems
+    assert problem.startswith(
+        f"TABULA_SHARD_IDS must be shard numbers or ranges like 0-1, 2 or 0,3 (got {text!r}: {why}"
+    )
+
+
+def test_shards_in_toml_as_a_list_or_text(tmp_path: Path) -> None:
+    """`[shards] ids = [0, 3]` and `ids = "0,3"` mean the same."""
+    for ids in ("[0, 3]", '"0,3"'):
+        toml = f'[database]\npath = "{PG}"\n[shards]\ncount = 4\nids = {ids}\n'
+        report = read(tmp_path, {}, toml=toml)
+        assert report.problems == []
+        assert report.settings.shards is not None
+        assert report.settings.shards.ids == {0, 3} and report.settings.shards.count == 4
+
+
+def test_shard_settings_are_checked_together(tmp_path: Path) -> None:
+    """A shard beyond the count, and some shards of several on SQLite, are refused."""
+    beyond = read(tmp_path, {"TABULA_SHARD_COUNT": "2", "TABULA_SHARD_IDS": "1-2"})
+    assert beyond.problems == [
+        "TABULA_SHARD_IDS names shard 2, but TABULA_SHARD_COUNT is 2 (shards are numbered 0 to 1)"
+    ]
+    sqlite = read(tmp_path, {"TABULA_SHARD_COUNT": "2", "TABULA_SHARD_IDS": "1"})
+    assert sqlite.problems == [
+        "TABULA_SHARD_IDS=1 runs only some of the 2 shards, so other processes share the "
+        "database: that needs PostgreSQL (TABULA_DATABASE=postgresql://...); a SQLite file "
+        "serves one process"
+    ]
+    # One process running every shard may keep its SQLite file.
+    every = read(tmp_path, {"TABULA_SHARD_COUNT": "2"})
+    assert every.problems == [] and every.settings.runs_every_shard
+    assert every.settings.shards is not None and every.settings.shards.ids == {0, 1}
+    assert read(tmp_path, {}).settings.shards is None
+
+
+def test_a_process_is_named_after_its_shards(tmp_path: Path) -> None:
+    """The owner name of held announcements is stable: the same shards, the same name."""
+
+    def named(ids: str) -> str:
+        environ = {"TABULA_SHARD_COUNT": "4", "TABULA_SHARD_IDS": ids, "TABULA_DATABASE": PG}
+        return owner_name(read(tmp_path, environ).settings.shards)
+
+    assert named("0-1") == named("1,0") == "shards-0-1"
+    assert named("0,3") == "shards-0,3"
+    assert named("2") == "shards-2"
+    assert owner_name(read(tmp_path, {}).settings.shards) == "tabula"

@@ -19,6 +19,7 @@ import discord
 
 from bot.services.clock import Clock
 from bot.services.games import GameService
+from bot.storage.repository import ShardFilter
 
 log = logging.getLogger(__name__)
 
@@ -55,12 +56,22 @@ def last_activity(thread: discord.Thread) -> datetime:
 
 
 class ThreadKeeper:
-    """Keeps the threads of games in progress from archiving (a scheduler job)."""
+    """Keeps the threads of games in progress from archiving (a scheduler job); with
+    `shards`, only those of the servers on this process's shards (another process keeps
+    the others')."""
 
-    def __init__(self, client: discord.Client, games: GameService, clock: Clock) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        games: GameService,
+        clock: Clock,
+        *,
+        shards: ShardFilter | None = None,
+    ) -> None:
         self.client = client
         self.games = games
         self.clock = clock
+        self.shards = shards
         self.checked: datetime | None = None
         """When the threads were last looked at (by the bot's clock)."""
         self._failing: set[int] = set()
@@ -73,7 +84,7 @@ class ThreadKeeper:
             self.checked is not None and now - self.checked < CHECK_EVERY
         ):
             return
-        for thread_id in await self.games.active_threads():
+        for thread_id in await self.games.active_threads(self.shards):
             await self.keep_open(thread_id, now)
         self.checked = now
 

@@ -24,7 +24,7 @@ from bot.services.games import GameService
 from bot.services.players import Player
 from bot.services.results import GameView, MoveResult
 from bot.services.settings import SettingsService
-from bot.storage.repository import GameRecord, NewGame, Repository
+from bot.storage.repository import GameRecord, NewGame, Repository, ShardFilter
 from rules import GameError, get_game
 
 log = logging.getLogger(__name__)
@@ -60,8 +60,11 @@ class ComputerService:
         seconds: float = DEFAULT_SECONDS,
         name: str = COMPUTER_NAME,
         rng: random.Random | None = None,
+        shards: ShardFilter | None = None,
     ) -> None:
         self._repository = repository
+        self.shards = shards
+        """The servers whose games this process plays for the computer (None: all)."""
         self._clock = clock
         self._games = games
         self._settings = settings
@@ -142,9 +145,13 @@ class ComputerService:
 
     async def resume(self) -> int:
         """After a restart: start thinking in every active game where the computer is to
-        move. Returns how many games that was."""
+        move, of the servers on this process's shards (the process that receives a
+        server's commands plays the computer there). Returns how many games that was."""
         waiting = [
-            g.id for g in await self._repository.active_games() if computer_seat(g) == g.to_move
+            g.id
+            for g in await self._repository.active_games()
+            if computer_seat(g) == g.to_move
+            and (self.shards is None or self.shards.covers(g.guild_id))
         ]
         for game_id in waiting:
             self._schedule(game_id)

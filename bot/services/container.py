@@ -120,6 +120,7 @@ class Services:
             seconds=ai_seconds,
             name=computer_name,
             rng=rng,
+            shards=shards,
         )
         ratings = RatingService(repository, clock)
         tournaments = TournamentService(

@@ -57,6 +57,7 @@ from bot.storage.repository import (
     NewAnnouncement,
     Offer,
     Repository,
+    ShardFilter,
     Snapshot,
     StaleGameError,
 )
@@ -958,9 +959,14 @@ class GameService:
         async with self._locks(game_id):
             return await self._retrying(game_id, attempt)
 
-    async def active_threads(self) -> list[int]:
-        """The threads of every game in progress (games played in a channel have none)."""
-        return [g.thread_id for g in await self._repository.active_games() if g.thread_id]
+    async def active_threads(self, shards: ShardFilter | None = None) -> list[int]:
+        """The threads of every game in progress (games played in a channel have none), in
+        the servers of `shards` if given."""
+        return [
+            g.thread_id
+            for g in await self._repository.active_games()
+            if g.thread_id and (shards is None or shards.covers(g.guild_id))
+        ]
 
     async def active_games(self, user_id: int) -> list[GameRecord]:
         """Every active game of `user_id`, in any server."""

@@ -376,7 +376,8 @@ class Announcement(NewAnnouncement):
 
 @dataclass(frozen=True, slots=True)
 class ShardFilter:
-    """Which servers' announcements a process delivers: those on its shards."""
+    """Which servers a process serves (their announcements, threads, computer games):
+    those on its shards, by Discord's formula `(guild_id >> 22) % count`."""
 
     count: int
     ids: frozenset[int]
@@ -385,6 +386,12 @@ class ShardFilter:
     def direct_messages(self) -> bool:
         """Direct messages go to the process that runs shard 0."""
         return 0 in self.ids
+
+    def covers(self, guild_id: int | None) -> bool:
+        """True when the server `guild_id` (None: direct messages) is on these shards."""
+        if guild_id is None:
+            return self.direct_messages
+        return (guild_id >> 22) % self.count in self.ids
 
 
 class Repository(Protocol):
