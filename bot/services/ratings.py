@@ -25,7 +25,7 @@ from bot.competition.glicko2 import Rating, after_inactivity, idle_periods, rate
 from bot.services.clock import Clock
 from bot.services.results import GameView
 from bot.storage.competition import PlayerRating, RatingChange
-from bot.storage.repository import GameRecord, GameStatus, Repository
+from bot.storage.repository import GameRecord, GameStatus, LockKind, Repository
 from rules import get_game
 
 log = logging.getLogger(__name__)
@@ -109,7 +109,11 @@ class RatingService:
         """Rate a finished game once; the changes it made (empty if it is not rated)."""
         if not is_rateable(record):
             return []
-        async with self._lock:
+        # One rating at a time, across processes too: the ratings read here must still be
+        # the stored ones when the new ones are written (two games of one player ending in
+        # two processes at once would otherwise lose one of the two changes).
+        async with self._lock, self._repository.atomic():
+            await self._repository.lock(LockKind.RATINGS, 0)
             done = await self._repository.rating_changes(record.id)
             if done:
                 return done

@@ -35,6 +35,10 @@ class Scheduler:
         """The names of the jobs, in the order they run."""
         return [name for name, _ in self._jobs]
 
+    def job(self, name: str) -> Job:
+        """The job added as `name`."""
+        return next(job for added, job in self._jobs if added == name)
+
     async def tick(self) -> None:
         """Run every job once; a failing job is logged and does not stop the others."""
         for name, job in self._jobs:

@@ -32,7 +32,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from functools import partial
@@ -156,6 +157,16 @@ class TournamentService:
         entrants = await self._repository.list_entrants(record.id)
         pairings = await self._repository.list_pairings(record.id)
         return TournamentView(record, tuple(entrants), tuple(pairings))
+
+    @asynccontextmanager
+    async def _locked(self, tournament_id: int) -> AsyncIterator[TournamentView]:
+        """A transaction holding the tournament's lock across processes, with the
+        tournament as stored now: every change of a tournament is decided and stored in
+        one, so two processes never both take a step, nor undo each other's. Games are
+        changed outside it (their own locks come first)."""
+        async with self._repository.atomic():
+            await self._repository.lock(LockKind.TOURNAMENT, tournament_id)
+            yield await self.view(tournament_id)
 
     async def listed(
         self, guild_id: int, statuses: Sequence[TournamentStatus] = ACTIVE
@@ -337,8 +348,7 @@ class TournamentService:
         view = await self.find(guild_id, tournament_id, statuses=(TournamentStatus.OPEN,))
         if player.is_bot:
             raise NotAllowedError("Bots cannot play in tournaments.")
-        async with self._locks(view.id):
-            view = await self.view(view.id)
+        async with self._locks(view.id), self._locked(view.id) as view:
             record = self._require_open(view.record)
             if view.entrant(player.id) is not None:
                 raise InvalidStateError(f"You have already entered {record.name}.")
@@ -352,8 +362,7 @@ class TournamentService:
     async def leave(self, guild_id: int, tournament_id: int | None, user_id: int) -> TournamentView:
         """Take back one's entry before the tournament starts."""
         view = await self.find(guild_id, tournament_id, user_id, statuses=ACTIVE)
-        async with self._locks(view.id):
-            view = await self.view(view.id)
+        async with self._locks(view.id), self._locked(view.id) as view:
             if view.record.status is TournamentStatus.RUNNING:
                 raise InvalidStateError(
                     f"{view.record.name} has started: use /tournament withdraw to leave it "
@@ -381,8 +390,7 @@ class TournamentService:
         """Close entries and start: the first round is paired and started in the background."""
         view = await self.find(guild_id, tournament_id, statuses=(TournamentStatus.OPEN,))
         await self._check_runs(view.record, member, "start")
-        async with self._locks(view.id):
-            view = await self.view(view.id)
+        async with self._locks(view.id), self._locked(view.id) as view:
             if view.record.status is not TournamentStatus.OPEN:
                 raise InvalidStateError(f"{view.record.name} {_state(view.record)}.")
             if len(view.entrants) < MIN_PLAYERS:
@@ -395,7 +403,7 @@ class TournamentService:
         return started
 
     async def _start(self, view: TournamentView) -> TournamentView:
-        """Seed the entrants by rating and store the running tournament (under its lock)."""
+        """Seed the entrants by rating and store the running tournament (in `_locked`)."""
         record = view.record
         ratings = await self._ratings.seeding((e.user_id for e in view.entrants), record.game)
         swiss = record.swiss_rounds or default_swiss_rounds(len(view.entrants))
@@ -428,10 +436,9 @@ class TournamentService:
         """Start (or, with too few players, cancel) tournaments whose entry window closed."""
         handled = []
         for record in await self._repository.due_tournaments(self._clock.now()):
-            async with self._locks(record.id):
-                view = await self.view(record.id)
+            async with self._locks(record.id), self._locked(record.id) as view:
                 if view.record.status is not TournamentStatus.OPEN:
-                    continue
+                    continue  # another process got there first
                 if len(view.entrants) >= MIN_PLAYERS:
                     await self._start(view)
                 else:
@@ -439,7 +446,8 @@ class TournamentService:
                         f"entries closed with {_players(len(view.entrants))}; at least "
                         f"{MIN_PLAYERS} are needed"
                     )
-                    await self._cancel(view, announce=reason)
+                    await self._store_cancelled(view.record, announce=reason)
+            await self._outbox.committed()
             handled.append(record.id)
             await self.advance(record.id)
         return handled
@@ -508,6 +516,9 @@ class TournamentService:
     async def _advance(self, tournament_id: int) -> TournamentView:
         """`advance`, under the tournament's lock."""
         view = await self.view(tournament_id)
+        if view.record.status is TournamentStatus.CANCELLED:
+            await self._abort_games(view)  # what a crash after the cancellation left
+            return await self.view(tournament_id)
         if view.record.status is not TournamentStatus.RUNNING:
             return view
         view = await self._collect_results(view)
@@ -515,29 +526,31 @@ class TournamentService:
         assert state is not None
         while await self._pair_next(tournament_id):
             pass
-        view = await self._make_games(await self.view(tournament_id))
-        view = await self._announce(view)
-        state = view.state
-        if state is not None and state.is_finished:
-            now = self._clock.now()
-            finished = view.record.evolve(
-                status=TournamentStatus.FINISHED, finished_at=now, updated_at=now
-            )
-            async with self._repository.atomic():
-                await self._repository.update_tournament(finished)
-                await self._outbox.add([self._row(Kind.TOURNAMENT_FINISHED, finished, {})])
+        await self._make_games(await self.view(tournament_id))
+        await self._announce(tournament_id)
+        finished = False
+        async with self._locked(tournament_id) as view:
+            state = view.state
+            running = view.record.status is TournamentStatus.RUNNING
+            if running and state is not None and state.is_finished:
+                now = self._clock.now()
+                record = view.record.evolve(
+                    status=TournamentStatus.FINISHED, finished_at=now, updated_at=now
+                )
+                await self._repository.update_tournament(record)
+                await self._outbox.add([self._row(Kind.TOURNAMENT_FINISHED, record, {})])
+                finished = True
+        if finished:
             await self._outbox.committed()
-            view = await self.view(tournament_id)
             log.info("tournament %s finished", tournament_id)
-        return view
+        return await self.view(tournament_id)
 
     async def _pair_next(self, tournament_id: int) -> bool:
         """Pair whatever can be paired now, in one transaction holding the tournament's
         lock (other processes wait, then see the pairings); False when nothing could be."""
-        async with self._repository.atomic():
-            await self._repository.lock(LockKind.TOURNAMENT, tournament_id)
-            state = (await self.view(tournament_id)).state
-            if state is None:
+        async with self._locked(tournament_id) as view:
+            state = view.state
+            if state is None or view.record.status is not TournamentStatus.RUNNING:
                 return False
             made = await asyncio.to_thread(state.advance)
             if not made:
@@ -569,68 +582,72 @@ class TournamentService:
                 changed = True
         return await self.view(view.id) if changed else view
 
-    async def _make_games(self, view: TournamentView) -> TournamentView:
-        """Create the game of every pairing still without one (the same path challenges use)."""
+    async def _make_games(self, view: TournamentView) -> None:
+        """Create the game of every pairing still without one (the same path challenges
+        use), each under the tournament's lock: a pairing gets one game, and none once it
+        has a result (a withdrawal's forfeit) or the tournament stopped running."""
         record = view.record
         names = view.names
-        made = False
         for pairing in view.pairings:
             if not pairing.needs_game:
                 continue
             assert pairing.second_id is not None
-            game = await self._repository.create_pairing_game(
-                pairing.id,
-                NewGame(
-                    game=record.game,
-                    options=record.options,
-                    guild_id=record.guild_id,
-                    channel_id=record.channel_id,
-                    players=(pairing.first_id, pairing.second_id),
-                    names=(names[pairing.first_id], names[pairing.second_id]),
-                    created_at=self._clock.now(),
-                    rated=record.rated,
-                    time_control=record.time_control,
-                    tournament_id=record.id,
-                ),
-            )
+            async with self._repository.atomic():
+                await self._repository.lock(LockKind.TOURNAMENT, record.id)
+                game = await self._repository.create_pairing_game(
+                    pairing.id,
+                    NewGame(
+                        game=record.game,
+                        options=record.options,
+                        guild_id=record.guild_id,
+                        channel_id=record.channel_id,
+                        players=(pairing.first_id, pairing.second_id),
+                        names=(names[pairing.first_id], names[pairing.second_id]),
+                        created_at=self._clock.now(),
+                        rated=record.rated,
+                        time_control=record.time_control,
+                        tournament_id=record.id,
+                    ),
+                )
             if game is not None:
                 await self._games.started(game)
-                made = True
-        return await self.view(view.id) if made else view
 
     def _row(
         self, kind: Kind, record: TournamentRecord, data: dict[str, object]
     ) -> NewAnnouncement:
         return tournament_row(kind, record.id, record.guild_id, data)
 
-    async def _announce(self, view: TournamentView) -> TournamentView:
+    async def _announce(self, tournament_id: int) -> None:
         """Store the announcements of each new round (its pairings, then each new game's
-        thread and first board), each with the step that records it as announced."""
-        record = view.record
+        thread and first board) with the steps that record them as announced, all under
+        the tournament's lock: each is stored once, whichever process gets there."""
         announced = False
-        round_post: int | None = None
-        for number in range(record.announced_round + 1, view.current_round + 1):
-            record = record.evolve(announced_round=number, updated_at=self._clock.now())
-            async with self._repository.atomic():
+        async with self._locked(tournament_id) as view:
+            record = view.record
+            if record.status is not TournamentStatus.RUNNING:
+                return
+            round_posts: dict[int, int] = {}
+            for number in range(record.announced_round + 1, view.current_round + 1):
+                record = record.evolve(announced_round=number, updated_at=self._clock.now())
                 await self._repository.update_tournament(record)
                 (stored,) = await self._outbox.add(
                     [self._row(Kind.ROUND, record, {"round": number})]
                 )
-            round_post = stored.id
-            announced = True
-        for pairing in view.pairings:
-            if pairing.game_id is None or pairing.announced or pairing.result is not None:
-                continue
-            game = await self._games.record(pairing.game_id)
-            async with self._repository.atomic():
+                round_posts[number] = stored.id
+                announced = True
+            for pairing in view.pairings:
+                if pairing.game_id is None or pairing.announced or pairing.result is not None:
+                    continue
+                game = await self._games.record(pairing.game_id)
                 await self._repository.mark_pairing_announced(pairing.id)
                 start, *more = await self._games.start_rows(game, pairing)
                 # The game's thread opens after its round's pairings are posted.
-                await self._outbox.add([replace(start, after=round_post), *more])
-            announced = True
+                await self._outbox.add(
+                    [replace(start, after=round_posts.get(pairing.round)), *more]
+                )
+                announced = True
         if announced:
             await self._outbox.committed()
-        return await self.view(view.id)
 
     # --- leaving a running tournament ---
 
@@ -651,60 +668,74 @@ class TournamentService:
         view = await self.find(guild_id, tournament_id, target, statuses=ACTIVE)
         if target != member.player.id:
             await self._check_runs(view.record, member, "withdraw players from")
+        whom = "You have" if target == member.player.id else "That player has"
         async with self._locks(view.id):
-            view = await self.view(view.id)
-            entrant = view.entrant(target)
-            whom = "You have" if target == member.player.id else "That player has"
-            if entrant is None:
-                raise InvalidStateError(f"{whom} not entered {view.record.name}.")
-            if view.record.status is TournamentStatus.OPEN:
-                await self._repository.remove_entrant(view.id, target)
-                return Withdrawal(await self.view(view.id), target)
+            async with self._locked(view.id) as view:
+                entrant = view.entrant(target)
+                if entrant is None:
+                    raise InvalidStateError(f"{whom} not entered {view.record.name}.")
+                if view.record.status is TournamentStatus.OPEN:
+                    await self._repository.remove_entrant(view.id, target)
+                    return Withdrawal(await self.view(view.id), target)
             if view.record.status is not TournamentStatus.RUNNING:
                 raise InvalidStateError(f"{view.record.name} {_state(view.record)}.")
             if entrant.withdrawn:
                 raise InvalidStateError(f"{whom} already withdrawn from {view.record.name}.")
             reason = f"{entrant.name} withdrew from the tournament"
-            resigned: list[GameView] = []
-            aborted: list[GameView] = []
-            for pairing in view.pairings:
-                if pairing.game_id is None or pairing.result is not None:
-                    continue
-                if target not in (pairing.first_id, pairing.second_id):
-                    continue
-                game = await self._games.record(pairing.game_id)
-                if not game.is_active:
-                    continue
-                seat = 0 if pairing.first_id == target else 1
-                if game.ply == 0:
-                    gone = await self._games.abort(game.id, reason)
-                    if gone is not None:
-                        aborted.append(gone)
-                    continue
-                try:
-                    resigned.append(await self._games.finish(game.id, 1 - seat, reason))
-                except InvalidStateError:
-                    continue  # it ended a moment ago; its result stands
-            view = await self.view(view.id)
-            state = view.state
-            assert state is not None
-            after = state.withdraw(target)
-            forfeits = [
-                replace(stored, result=changed.result)
-                for stored, changed in zip(view.pairings, after.pairings, strict=True)
-                if stored.result is None and changed.result is not None
-            ]
-            async with self._repository.atomic():
-                await self._repository.withdraw_entrant(
-                    view.id, target, self._clock.now(), forfeits
-                )
-                if aborted:
+            resigned, aborted = await self._end_games_of(view, target, reason)
+            async with self._locked(view.id) as view:
+                # Decided on the tournament as stored now: another process may have paired
+                # a round meanwhile; the player's unplayed games there are forfeits too.
+                state = view.state
+                if view.record.status is TournamentStatus.RUNNING and state is not None:
+                    after = state.withdraw(target)
+                    forfeits = [
+                        replace(stored, result=changed.result)
+                        for stored, changed in zip(view.pairings, after.pairings, strict=True)
+                        if stored.result is None and changed.result is not None
+                    ]
+                    await self._repository.withdraw_entrant(
+                        view.id, target, self._clock.now(), forfeits
+                    )
+            # A game another process made for the player just before: ended as well.
+            more_resigned, more_aborted = await self._end_games_of(
+                await self.view(view.id), target, reason
+            )
+            resigned += more_resigned
+            aborted += more_aborted
+            if aborted:
+                async with self._repository.atomic():
                     await self._outbox.add([self._aborted_row(view.record, aborted)])
             await self._outbox.committed()
             view = await self.view(view.id)
         log.info("tournament %s: player %s withdrew", view.id, target)
         self._schedule(view.id, "after a withdrawal")
         return Withdrawal(view, target, tuple(resigned), tuple(aborted))
+
+    async def _end_games_of(
+        self, view: TournamentView, target: int, reason: str
+    ) -> tuple[list[GameView], list[GameView]]:
+        """Resign `target`'s games in progress (abort those nobody has moved in):
+        (resigned, aborted)."""
+        resigned: list[GameView] = []
+        aborted: list[GameView] = []
+        for pairing in view.pairings:
+            if pairing.game_id is None or target not in (pairing.first_id, pairing.second_id):
+                continue
+            game = await self._games.record(pairing.game_id)
+            if not game.is_active:
+                continue
+            seat = 0 if pairing.first_id == target else 1
+            if game.ply == 0 or pairing.result is not None:
+                gone = await self._games.abort(game.id, reason)
+                if gone is not None:
+                    aborted.append(gone)
+                continue
+            try:
+                resigned.append(await self._games.finish(game.id, 1 - seat, reason))
+            except InvalidStateError:
+                continue  # it ended a moment ago; its result stands
+        return resigned, aborted
 
     # --- cancelling ---
 
@@ -715,40 +746,48 @@ class TournamentService:
         view = await self.find(guild_id, tournament_id, member.player.id, statuses=ACTIVE)
         await self._check_runs(view.record, member, "cancel")
         async with self._locks(view.id):
-            view = await self.view(view.id)
-            if view.record.status not in ACTIVE:
-                raise InvalidStateError(f"{view.record.name} {_state(view.record)}.")
-            return await self._cancel(view, by=member.player.name)
+            async with self._locked(view.id) as view:
+                if view.record.status not in ACTIVE:
+                    raise InvalidStateError(f"{view.record.name} {_state(view.record)}.")
+                await self._store_cancelled(view.record)
+            await self._outbox.committed()
+            log.info("tournament %s cancelled by %s", view.id, member.player.id)
+            aborted = await self._abort_games(
+                await self.view(view.id),
+                f"{view.record.name} was cancelled by {member.player.name}",
+            )
+            return Cancellation(await self.view(view.id), tuple(aborted))
 
     def _aborted_row(self, record: TournamentRecord, games: Sequence[GameView]) -> NewAnnouncement:
         return self._row(Kind.ROUND_ABORTED, record, {"games": [game.id for game in games]})
 
-    async def _cancel(
-        self, view: TournamentView, by: str | None = None, announce: str | None = None
-    ) -> Cancellation:
-        """Abort the games in progress and store the cancellation (under the lock), with
-        the news of the aborted games, and with `announce` (why it was cancelled by itself)
-        posted where the tournament is run."""
-        reason = f"{view.record.name} was cancelled" + (f" by {by}" if by else "")
+    async def _store_cancelled(self, record: TournamentRecord, announce: str | None = None) -> None:
+        """Store the cancellation (in `_locked`): nothing more is paired or made from now
+        on. With `announce` (why it was cancelled by itself), that is posted where the
+        tournament is run."""
+        now = self._clock.now()
+        record = record.evolve(status=TournamentStatus.CANCELLED, finished_at=now, updated_at=now)
+        await self._repository.update_tournament(record)
+        if announce is not None:
+            await self._outbox.add(
+                [self._row(Kind.TOURNAMENT_CANCELLED, record, {"reason": announce})]
+            )
+
+    async def _abort_games(self, view: TournamentView, reason: str | None = None) -> list[GameView]:
+        """Abort the games in progress of a cancelled tournament (after the cancellation is
+        stored, so no process makes another), with the news of them."""
+        reason = reason or f"{view.record.name} was cancelled"
         aborted = []
         for pairing in view.pairings:
             if pairing.game_id is not None and pairing.result is None:
                 gone = await self._games.abort(pairing.game_id, reason)
                 if gone is not None:
                     aborted.append(gone)
-        now = self._clock.now()
-        record = view.record.evolve(
-            status=TournamentStatus.CANCELLED, finished_at=now, updated_at=now
-        )
-        rows = [self._aborted_row(record, aborted)] if aborted else []
-        if announce is not None:
-            rows.append(self._row(Kind.TOURNAMENT_CANCELLED, record, {"reason": announce}))
-        async with self._repository.atomic():
-            await self._repository.update_tournament(record)
-            await self._outbox.add(rows)
-        await self._outbox.committed()
-        log.info("tournament %s cancelled", view.id)
-        return Cancellation(await self.view(view.id), tuple(aborted))
+        if aborted:
+            async with self._repository.atomic():
+                await self._outbox.add([self._aborted_row(view.record, aborted)])
+            await self._outbox.committed()
+        return aborted
 
 
 def _ambiguous(candidates: Sequence[TournamentView]) -> NotFoundError:

@@ -50,6 +50,8 @@ class LockKind(enum.IntEnum):
 
     GAME = 1
     TOURNAMENT = 2
+    RATINGS = 3
+    """Every player's ratings (key 0): one game is rated at a time."""
 
 
 class ChallengeStatus(enum.StrEnum):
@@ -570,7 +572,7 @@ class Repository(Protocol):
 
     async def tournaments_needing_work(self) -> list[int]:
         """Running tournaments with something to do: a result to record, a round to pair,
-        a game to make or announce."""
+        a game to make or announce; and cancelled ones with a game left in progress."""
         ...
 
     async def add_entrant(self, entrant: EntrantRecord) -> None:
@@ -612,7 +614,8 @@ class Repository(Protocol):
         ...
 
     async def create_pairing_game(self, pairing_id: int, game: NewGame) -> GameRecord | None:
-        """Atomically create the game of a pairing that has none; None if it has one."""
+        """Atomically create the game of a pairing that has none and no result, in a
+        running tournament; None otherwise (another process made it, a forfeit, a stop)."""
         ...
 
     async def mark_pairing_announced(self, pairing_id: int) -> None:

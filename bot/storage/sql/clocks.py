@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from bot.storage.database import UniqueViolation
+from bot.storage.database import Dialect, UniqueViolation
 from bot.storage.repository import ClockTurn, GameClock, Outage, UserSettings, Vacation
 from bot.storage.sql.base import SqlBase
 from bot.storage.sql.rows import (
@@ -236,8 +236,11 @@ class ClockQueries(SqlBase):
 
     async def beat(self, now: datetime) -> datetime | None:
         """Record that the scheduler runs at `now`; return the previous heartbeat."""
+        # Several processes beat: the row is locked until this one's beat is stored, so
+        # the next reads it (not the value before), and a downtime is found once.
+        lock = " FOR UPDATE" if self.dialect is Dialect.POSTGRESQL else ""
         async with self._transaction() as db:
-            row = await db.fetch_one("SELECT alive_at FROM heartbeat WHERE id = 1")
+            row = await db.fetch_one(f"SELECT alive_at FROM heartbeat WHERE id = 1{lock}")
             await db.execute(
                 "INSERT INTO heartbeat (id, alive_at) VALUES (1, ?) "
                 "ON CONFLICT (id) DO UPDATE SET alive_at = excluded.alive_at",

@@ -38,7 +38,7 @@ from bot.storage.sql.rows import (
 )
 
 _NEEDING_WORK = """
-SELECT t.id FROM tournaments t WHERE t.status = 'running' AND (
+SELECT t.id FROM tournaments t WHERE (t.status = 'running' AND (
     -- every game has a result: pair the next round, or finish
     NOT EXISTS (SELECT 1 FROM tournament_pairings p WHERE p.tournament_id = t.id
                 AND p.second_id IS NOT NULL AND p.result IS NULL)
@@ -52,7 +52,11 @@ SELECT t.id FROM tournaments t WHERE t.status = 'running' AND (
     -- a round paired but not announced
     OR t.announced_round < (SELECT COALESCE(MAX(p.round), 0) FROM tournament_pairings p
                             WHERE p.tournament_id = t.id)
-) ORDER BY t.id
+)) OR (t.status = 'cancelled' AND EXISTS (
+    -- a game left in progress by a crash after the cancellation
+    SELECT 1 FROM tournament_pairings p JOIN games g ON g.id = p.game_id
+    WHERE p.tournament_id = t.id AND g.status = 'active'
+)) ORDER BY t.id
 """
 
 _ENTRY_ORDER = {Dialect.SQLITE: "rowid", Dialect.POSTGRESQL: "entry_order"}
@@ -346,7 +350,8 @@ class CompetitionQueries(SqlBase):
         return changed == 1
 
     async def create_pairing_game(self, pairing_id: int, game: NewGame) -> GameRecord | None:
-        """Atomically create the game of a pairing that has none; None if it has one.
+        """Atomically create the game of a pairing that has none and no result, in a
+        running tournament; None otherwise (another process made it, a forfeit, a stop).
 
         The pairing is claimed with a compare-and-set after the game is inserted, so two
         writers (two processes) cannot both give it a game: the loser's insert is undone.
@@ -355,7 +360,9 @@ class CompetitionQueries(SqlBase):
             async with self._transaction() as db:
                 game_id = await insert_game(db, game)
                 claimed = await db.execute(
-                    "UPDATE tournament_pairings SET game_id = ? WHERE id = ? AND game_id IS NULL",
+                    "UPDATE tournament_pairings SET game_id = ? WHERE id = ? AND game_id IS NULL "
+                    "AND result IS NULL AND EXISTS (SELECT 1 FROM tournaments t "
+                    "WHERE t.id = tournament_pairings.tournament_id AND t.status = 'running')",
                     (game_id, pairing_id),
                 )
                 if claimed != 1:
