@@ -14,7 +14,7 @@ from aiohttp import web
 
 from tests.fakediscord import permissions as perm
 from tests.fakediscord.commands import MENTIONABLE, Resolver, build_command_data, can_use
-from tests.fakediscord.errors import FakeDiscordError
+from tests.fakediscord.errors import FakeDiscordError, FakeDiscordTimeout
 from tests.fakediscord.gateway import Gateway
 from tests.fakediscord.interactions import FakeInteraction, InteractionType
 from tests.fakediscord.messages import create_message
@@ -38,6 +38,14 @@ _SELECT_OPTION_TYPE = {5: 6, 6: 8, 7: MENTIONABLE, 8: 7}
 """Select component type → the option type whose values it resolves (user, role, ...)."""
 
 
+def client_shards(client: discord.Client) -> list[int]:
+    """The shard ids a discord.py client runs (shard 0 for an unsharded client)."""
+    if isinstance(client, discord.AutoShardedClient):
+        ids = client.shard_ids
+        return list(ids) if ids is not None else list(range(client.shard_count or 1))
+    return [client.shard_id or 0]
+
+
 class FakeDiscord:
     """An in-process fake Discord (REST + gateway on 127.0.0.1) and the users who click.
 
@@ -56,11 +64,13 @@ class FakeDiscord:
         heartbeat_interval: int = 41_250,
         response_deadline: float = 3.0,
         privileged_intents: int = 0,
+        shards: int = 1,
         host: str = "127.0.0.1",
         port: int = 0,
     ) -> None:
         self.world = World(bot_name=bot_name)
         self.world.response_deadline = response_deadline
+        self.world.shards = shards
         self.rest = RestApi(self.world)
         self._heartbeat_interval = heartbeat_interval
         self._privileged_intents = privileged_intents
@@ -132,10 +142,13 @@ class FakeDiscord:
         """Start `client` against the fake, wait until both sides are ready, close it on exit.
 
         Give the client a small `guild_ready_timeout` (e.g. 0.05), or readiness takes 2 s.
+        A sharded client (`shard_ids`/`shard_id`) is ready once its own shards are; other
+        clients may run the other shards at the same time.
         """
+        shards = client_shards(client)
         task = asyncio.create_task(client.start(self.token), name="fakediscord-client")
         try:
-            ready = asyncio.ensure_future(self._both_ready(client))
+            ready = asyncio.ensure_future(self._both_ready(client, shards))
             done, _ = await asyncio.wait(
                 {task, ready}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
             )
@@ -152,11 +165,11 @@ class FakeDiscord:
             await client.close()
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await asyncio.wait_for(task, 5)
-            await self.wait_until_disconnected()
+            await self.wait_until_disconnected(shards=shards)
 
-    async def _both_ready(self, client: discord.Client) -> None:
+    async def _both_ready(self, client: discord.Client, shards: list[int]) -> None:
         await client.wait_until_ready()
-        await self.gateway.ready.wait()
+        await self.wait_until_ready(timeout=3600, shards=shards)  # run_client times out first
 
     # what a test reads
 
@@ -236,10 +249,16 @@ class FakeDiscord:
         return self.world.add_user(name, global_name=global_name, bot=bot, accepts_dms=accepts_dms)
 
     def add_guild(
-        self, name: str, *, owner: FakeUser | None = None, bot_permissions: int = perm.DEFAULT_BOT
+        self,
+        name: str,
+        *,
+        owner: FakeUser | None = None,
+        bot_permissions: int = perm.DEFAULT_BOT,
+        shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
-        """Create a server the bot is in (GUILD_CREATE is sent if a bot is connected)."""
-        return self.world.add_guild(name, owner=owner, bot_permissions=bot_permissions)
+        """Create a server the bot is in (GUILD_CREATE is sent to its shard if a bot is
+        connected there); `shard=(id, count)` gives it an id on that shard."""
+        return self.world.add_guild(name, owner=owner, bot_permissions=bot_permissions, shard=shard)
 
     def dm_channel(self, user: FakeUser) -> FakeChannel:
         """The DM channel between the bot and `user`: `.messages` are the DMs the bot sent."""
@@ -284,30 +303,43 @@ class FakeDiscord:
 
     # gateway control
 
-    async def wait_until_ready(self, timeout: float = 5.0) -> None:
-        """Wait until a bot is connected and has its READY and GUILD_CREATEs."""
+    async def wait_until_ready(
+        self, timeout: float = 5.0, *, shards: list[int] | None = None
+    ) -> None:
+        """Wait until a bot is connected (on each of `shards`, if given) and has its READY
+        and GUILD_CREATEs."""
+        gateway = self.gateway
         try:
-            await asyncio.wait_for(self.gateway.ready.wait(), timeout)
-        except TimeoutError:
+            await self.world.wait_until(
+                lambda: True if gateway.is_ready(shards) else None,
+                timeout,
+                lambda: "a bot to connect",
+            )
+        except FakeDiscordTimeout:
+            which = "" if shards is None else f" on shards {shards}"
             raise FakeDiscordError(
-                f"no bot connected within {timeout:g}s{self.world.error_hint()}"
+                f"no bot connected{which} within {timeout:g}s{self.world.error_hint()}"
             ) from None
 
-    async def wait_until_disconnected(self, timeout: float = 5.0) -> None:
-        """Wait until no bot is connected (the fake sees a `client.close()` a moment later)."""
+    async def wait_until_disconnected(
+        self, timeout: float = 5.0, *, shards: list[int] | None = None
+    ) -> None:
+        """Wait until no bot is connected (on `shards`, if given): the fake sees a
+        `client.close()` a moment later."""
         await self.world.wait_until(
-            lambda: None if self.gateway.connected else True,
+            lambda: None if self.gateway.is_connected(shards) else True,
             timeout,
             lambda: "the bot to disconnect",
         )
 
-    async def disconnect_gateway(self, code: int = 4000) -> None:
-        """Drop the bot's websocket; discord.py reconnects to `resume_gateway_url` and resumes."""
-        await self.gateway.disconnect(code)
+    async def disconnect_gateway(self, code: int = 4000, *, shard: int | None = None) -> None:
+        """Drop the bot's websocket (one shard's, if given); discord.py reconnects to
+        `resume_gateway_url` and resumes."""
+        await self.gateway.disconnect(code, shard=shard)
 
-    def request_reconnect(self) -> None:
-        """Send op 7 RECONNECT; discord.py reconnects and resumes."""
-        self.gateway.request_reconnect()
+    def request_reconnect(self, *, shard: int | None = None) -> None:
+        """Send op 7 RECONNECT (to one shard, if given); discord.py reconnects and resumes."""
+        self.gateway.request_reconnect(shard=shard)
 
     # users acting
 
@@ -328,7 +360,13 @@ class FakeDiscord:
                 f"{channel!r} is archived: Discord's client takes no {what} there "
                 "(a message unarchives it)"
             )
-        if not self.gateway.deliverable:
+        guild_id = None if channel.guild is None else channel.guild.id
+        if not self.gateway.deliverable_to(guild_id):
+            if self.gateway.deliverable:
+                raise FakeDiscordError(
+                    f"no bot is connected on the shard of {channel!r}: Discord sends its "
+                    "interactions to that shard only"
+                )
             raise FakeDiscordError(
                 "no bot is connected to the gateway: start a client (fake.run_client) first"
             )

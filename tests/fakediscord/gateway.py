@@ -1,4 +1,10 @@
-"""The websocket gateway: HELLO, IDENTIFY/READY/GUILD_CREATE, heartbeats, RESUME, dispatches."""
+"""The websocket gateway: HELLO, IDENTIFY/READY/GUILD_CREATE, heartbeats, RESUME, dispatches.
+
+Sharding as Discord does it: IDENTIFY may carry `shard: [id, count]` (none means
+`[0, 1]`); a session then receives the events and interactions of the servers with
+`(guild_id >> 22) % count == id` only, and direct messages only on shard 0. An invalid
+shard closes with 4010, a shard holding more servers than one session may with 4011.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +14,7 @@ import json
 import logging
 import secrets
 from collections import deque
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
@@ -38,18 +45,38 @@ HEARTBEAT_ACK = 11
 
 HISTORY = 5000
 """Dispatches kept per session so that a RESUME can replay what the bot missed."""
+MAX_GUILDS_PER_SHARD = 2500
+"""Discord refuses a session that would hold more servers than this (4011)."""
+
+Shard = tuple[int, int]
+"""(shard id, shard count) as IDENTIFY names it."""
 
 
 def _dumps(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
+def receives(shard: Shard, guild_id: int | None) -> bool:
+    """Whether a session on `shard` gets the events of server `guild_id` (None: a DM)."""
+    number, count = shard
+    if guild_id is None:
+        return number == 0
+    return (guild_id >> 22) % count == number
+
+
+def _routing_guild(event: str, data: dict[str, Any]) -> int | None:
+    """The server a dispatch belongs to (None: a direct message, or no server)."""
+    raw = data.get("id") if event == "GUILD_CREATE" else data.get("guild_id")
+    return None if raw is None else int(raw)
+
+
 class Session:
     """A gateway session: survives reconnects until the bot closes cleanly or re-identifies."""
 
-    def __init__(self, intents: int) -> None:
+    def __init__(self, intents: int, shard: Shard = (0, 1)) -> None:
         self.id = secrets.token_hex(16)
         self.intents = intents
+        self.shard = shard
         self.seq = 0
         self.history: deque[tuple[int, str]] = deque(maxlen=HISTORY)
         self.connection: Connection | None = None
@@ -90,55 +117,95 @@ class Connection:
 
 
 class Gateway:
-    """The gateway the bot connects to; only the newest session receives dispatches."""
+    """The gateway the bot connects to; of each shard, the newest session receives its
+    servers' dispatches (one session on shard [0, 1] receives everything)."""
 
-    def __init__(self, world: World, *, heartbeat_interval: int, privileged_intents: int) -> None:
+    def __init__(
+        self,
+        world: World,
+        *,
+        heartbeat_interval: int,
+        privileged_intents: int,
+        max_guilds_per_shard: int = MAX_GUILDS_PER_SHARD,
+    ) -> None:
         self.world = world
         self.heartbeat_interval = heartbeat_interval
         self.privileged_intents = privileged_intents
+        self.max_guilds_per_shard = max_guilds_per_shard
         self.url = ""
         self.sessions: dict[str, Session] = {}
-        self.current: Session | None = None
+        self.current: dict[Shard, Session] = {}
+        """The newest session of each shard."""
         self.connections: set[Connection] = set()
         self.identifies = 0
         self.resumes = 0
-        self.ready = asyncio.Event()
-        """Set while a bot is connected and has its READY and GUILD_CREATEs."""
+        self.identified_shards: list[Shard] = []
+        """The shard of every IDENTIFY, in order."""
+
+    def _receivers(self, guild_id: int | None) -> list[Session]:
+        return [s for shard, s in self.current.items() if receives(shard, guild_id)]
+
+    @staticmethod
+    def _live(session: Session) -> bool:
+        return session.connection is not None or session.expect_resume
 
     @property
     def deliverable(self) -> bool:
-        """Whether a dispatch reaches a bot now, or after the resume the fake asked for."""
-        session = self.current
-        return session is not None and (session.connection is not None or session.expect_resume)
+        """Whether some bot receives dispatches now, or after the resume the fake asked for."""
+        return any(self._live(session) for session in self.current.values())
+
+    def deliverable_to(self, guild_id: int | None) -> bool:
+        """Whether the shard of server `guild_id` (None: DMs) has a bot now (or soon)."""
+        return any(self._live(session) for session in self._receivers(guild_id))
 
     @property
     def intents(self) -> int:
-        """The connected bot's intents."""
-        return self.current.intents if self.current is not None else 0
+        """The connected bot's intents (of all its sessions)."""
+        found = 0
+        for session in self.current.values():
+            found |= session.intents
+        return found
 
     def dispatch(self, event: str, data: dict[str, Any], intent: int = INTENT_GUILDS) -> bool:
-        """Send a dispatch to the current session; False if no bot is there to receive it.
+        """Send a dispatch to the shard of its server; False if no bot is there for it.
 
-        Like Discord, the session keeps what it missed for a RESUME; but a bot that went
+        Like Discord, a session keeps what it missed for a RESUME; but a bot that went
         away (discord.py closes with 4000 even on `close()`) may never come back.
         """
-        session = self.current
-        if session is None:
-            return False
-        delivered = self.deliverable
-        if intent and not session.intents & intent:
-            return True
+        sessions = self._receivers(_routing_guild(event, data))
+        for session in sessions:
+            if not intent or session.intents & intent:
+                self._send(session, event, data)
+        return any(self._live(session) for session in sessions)
+
+    def _send(self, session: Session, event: str, data: dict[str, Any]) -> None:
+        """One dispatch to one session (kept for its RESUME)."""
         session.seq += 1
         text = _dumps({"op": DISPATCH, "t": event, "s": session.seq, "d": data})
         session.history.append((session.seq, text))
         if session.connection is not None:
             session.connection.send(text)
-        return delivered
 
     def guild_available(self, guild: FakeGuild) -> None:
-        """GUILD_CREATE for a guild added while the bot is connected."""
-        if self.current is not None:
-            self.dispatch("GUILD_CREATE", self._guild_payload(guild, self.current))
+        """GUILD_CREATE for a guild added while the bot is connected (to its shard)."""
+        for session in self._receivers(guild.id):
+            self._send(session, "GUILD_CREATE", self._guild_payload(guild, session))
+
+    def is_ready(self, shards: Iterable[int] | None = None) -> bool:
+        """Whether sessions for these shard ids (None: any) are connected with their READY
+        and GUILD_CREATEs sent."""
+        live = {s.shard[0] for s in self.current.values() if s.connection is not None}
+        if shards is None:
+            return bool(live)
+        return set(shards) <= live
+
+    def is_connected(self, shards: Iterable[int] | None = None) -> bool:
+        """Whether a session of one of these shard ids (None: any) has a live websocket."""
+        wanted = None if shards is None else set(shards)
+        return any(
+            s.connection is not None and (wanted is None or s.shard[0] in wanted)
+            for s in self.current.values()
+        )
 
     def _guild_payload(self, guild: FakeGuild, session: Session) -> dict[str, Any]:
         bot_id = self.world.bot_user.id
@@ -186,7 +253,8 @@ class Gateway:
         elif connection.session is None:
             await connection.close(4003, "Not authenticated.")
         elif op == REQUEST_GUILD_MEMBERS:
-            self._members_chunk(data or {})
+            assert connection.session is not None
+            self._members_chunk(connection.session, data or {})
         elif op in (PRESENCE_UPDATE, VOICE_STATE_UPDATE):
             return
         else:
@@ -203,12 +271,24 @@ class Gateway:
         if intents & PRIVILEGED_INTENTS & ~self.privileged_intents:
             await connection.close(4014, "Disallowed intent(s).")
             return
-        session = Session(intents)
+        shard = _shard_of(data.get("shard", [0, 1]))
+        if shard is None:
+            await connection.close(4010, "Invalid shard.")
+            return
+        world = self.world
+        guilds = [
+            g
+            for g in world.guilds.values()
+            if world.bot_user.id in g.members and receives(shard, g.id)
+        ]
+        if len(guilds) > self.max_guilds_per_shard:
+            await connection.close(4011, "Sharding required.")
+            return
+        session = Session(intents, shard)
         self.sessions[session.id] = session
         self._attach(connection, session)
         self.identifies += 1
-        world = self.world
-        guilds = [g for g in world.guilds.values() if world.bot_user.id in g.members]
+        self.identified_shards.append(shard)
         user = world.bot_user.payload()
         user.update(verified=True, mfa_enabled=False, email=None)
         ready = {
@@ -229,11 +309,10 @@ class Gateway:
             "_trace": ["fakediscord"],
         }
         if "shard" in data:
-            ready["shard"] = data["shard"]
-        self.dispatch("READY", ready, 0)
+            ready["shard"] = list(shard)
+        self._send(session, "READY", ready)
         for guild in guilds:
-            self.dispatch("GUILD_CREATE", self._guild_payload(guild, session), 0)
-        self.ready.set()
+            self._send(session, "GUILD_CREATE", self._guild_payload(guild, session))
         self.world.emit("gateway_identified", session)
 
     async def _resume(self, connection: Connection, data: dict[str, Any]) -> None:
@@ -255,16 +334,15 @@ class Gateway:
         for number, text in session.history:
             if number > seq:
                 connection.send(text)
-        self.dispatch("RESUMED", {"_trace": ["fakediscord"]}, 0)
-        self.ready.set()
+        self._send(session, "RESUMED", {"_trace": ["fakediscord"]})
         self.world.emit("gateway_resumed", session)
 
     def _attach(self, connection: Connection, session: Session) -> None:
         connection.session = session
         session.connection = connection
-        self.current = session
+        self.current[session.shard] = session
 
-    def _members_chunk(self, data: dict[str, Any]) -> None:
+    def _members_chunk(self, session: Session, data: dict[str, Any]) -> None:
         guild = self.world.guilds.get(int(data.get("guild_id") or 0))
         if guild is None:
             return
@@ -286,7 +364,7 @@ class Gateway:
             chunk["nonce"] = data["nonce"]
         if wanted:
             chunk["not_found"] = [str(u) for u in wanted if u not in guild.members]
-        self.dispatch("GUILD_MEMBERS_CHUNK", chunk, 0)
+        self._send(session, "GUILD_MEMBERS_CHUNK", chunk)
 
     def _closed(self, connection: Connection, code: int | None) -> None:
         self.connections.discard(connection)
@@ -298,28 +376,34 @@ class Gateway:
         if code in (1000, 1001):
             # A clean close ends the session: the bot must identify again.
             self.sessions.pop(session.id, None)
-            if self.current is session:
-                self.current = None
-        if self.current is session or self.current is None:
-            self.ready.clear()
+            if self.current.get(session.shard) is session:
+                del self.current[session.shard]
         self.world.emit("gateway_closed", connection)
 
     @property
     def connected(self) -> bool:
-        """Whether the current session has a live websocket."""
-        return self.current is not None and self.current.connection is not None
+        """Whether some current session has a live websocket."""
+        return self.is_connected()
 
-    async def disconnect(self, code: int = 4000) -> None:
-        """Drop the bot's websocket (it reconnects and resumes, as after a network blip)."""
-        session = self.current
-        if session is not None and session.connection is not None:
+    def _connected_sessions(self, shard: int | None) -> list[Session]:
+        return [
+            s
+            for s in self.current.values()
+            if s.connection is not None and (shard is None or s.shard[0] == shard)
+        ]
+
+    async def disconnect(self, code: int = 4000, *, shard: int | None = None) -> None:
+        """Drop the bot's websockets (of one shard id, if given): it reconnects and
+        resumes, as after a network blip."""
+        for session in self._connected_sessions(shard):
+            assert session.connection is not None
             session.expect_resume = code not in (1000, 1001, 4004, 4010, 4011, 4012, 4013, 4014)
             await session.connection.close(code, "Disconnected by the test.")
 
-    def request_reconnect(self) -> None:
-        """Send op 7 RECONNECT: the bot closes the socket and resumes."""
-        session = self.current
-        if session is not None and session.connection is not None:
+    def request_reconnect(self, *, shard: int | None = None) -> None:
+        """Send op 7 RECONNECT (to one shard id's session, if given): the bot resumes."""
+        for session in self._connected_sessions(shard):
+            assert session.connection is not None
             session.expect_resume = True
             session.connection.send({"op": RECONNECT, "d": None})
 
@@ -329,3 +413,15 @@ class Gateway:
             with contextlib.suppress(Exception):
                 await connection.close(1001, "Going away.")
             connection.writer.cancel()
+
+
+def _shard_of(value: object) -> Shard | None:
+    """IDENTIFY's `shard`, if valid: two whole numbers, 0 <= id < count."""
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        return None
+    number, count = value
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (number, count)):
+        return None
+    if count < 1 or not 0 <= number < count:
+        return None
+    return (number, count)

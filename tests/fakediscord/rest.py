@@ -144,7 +144,7 @@ class RestApi:
             ("GET", "/oauth2/applications/@me", self.get_application),
             ("GET", "/applications/@me", self.get_application),
             ("GET", "/gateway", self.get_gateway),
-            ("GET", "/gateway/bot", self.get_gateway),
+            ("GET", "/gateway/bot", self.get_bot_gateway),
             ("POST", "/interactions/{interaction_id}/{token}/callback", self.interaction_callback),
             ("POST", "/webhooks/{application_id}/{token}", self.webhook_execute),
             ("GET", "/webhooks/{application_id}/{token}/messages/{message}", self.webhook_get),
@@ -410,12 +410,16 @@ class RestApi:
         )
 
     async def get_gateway(self, request: web.Request) -> web.Response:
-        """Where the gateway is (only sharded clients ask)."""
+        """Where the gateway is."""
+        return self._json({"url": self.world.base_url.replace("http://", "ws://") + "/gateway"})
+
+    async def get_bot_gateway(self, request: web.Request) -> web.Response:
+        """Where the gateway is, and how many shards to use (sharded clients ask)."""
         url = self.world.base_url.replace("http://", "ws://") + "/gateway"
         return self._json(
             {
                 "url": url,
-                "shards": 1,
+                "shards": self.world.shards,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 1000,

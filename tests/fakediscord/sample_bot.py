@@ -343,8 +343,9 @@ class ScriptedBot(discord.Client):
     Exceptions the script raises are kept in `failures`.
     """
 
-    def __init__(self) -> None:
-        super().__init__(intents=discord.Intents.default(), guild_ready_timeout=0.05)
+    def __init__(self, **options: Any) -> None:
+        """`options` go to `discord.Client` (e.g. `shard_id=1, shard_count=2`)."""
+        super().__init__(intents=discord.Intents.default(), guild_ready_timeout=0.05, **options)
         self.tree = app_commands.CommandTree(self)
         self.script: Script | None = None
         self.failures: list[BaseException] = []

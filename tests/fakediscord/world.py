@@ -66,6 +66,8 @@ class World:
 
     def __init__(self, *, bot_name: str = "Tabula") -> None:
         self.base_url = ""
+        self.shards = 1
+        """The shard count `GET /gateway/bot` recommends."""
         self.time_offset = 0.0
         self.response_deadline = 3.0
         """Seconds a bot has to answer an interaction (Discord: 3)."""
@@ -107,6 +109,15 @@ class World:
         self._last_id = max(candidate, self._last_id + 1)
         return self._last_id
 
+    def new_id_on_shard(self, shard: int, count: int) -> int:
+        """A fresh snowflake that shard `shard` of `count` receives (its millisecond part
+        picks the shard: the next milliseconds are taken until one fits)."""
+        candidate = self.new_id()
+        while (candidate >> 22) % count != shard:
+            candidate = ((candidate >> 22) + 1) << 22
+        self._last_id = candidate
+        return candidate
+
     # people and places
 
     def add_user(
@@ -128,9 +139,12 @@ class World:
         *,
         owner: FakeUser | None = None,
         bot_permissions: int = perm.DEFAULT_BOT,
+        shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
-        """Create a server with @everyone, the bot as a member (its role has `bot_permissions`)."""
-        guild = FakeGuild(self, self.new_id(), name, owner.id if owner else 0)
+        """Create a server with @everyone, the bot as a member (its role has `bot_permissions`);
+        with `shard` (id, count), one whose events go to that shard."""
+        guild_id = self.new_id() if shard is None else self.new_id_on_shard(*shard)
+        guild = FakeGuild(self, guild_id, name, owner.id if owner else 0)
         role = FakeRole(self.new_id(), guild, self.bot_user.name, bot_permissions, 1, managed=True)
         guild.roles[role.id] = role
         guild.bot_role = role
