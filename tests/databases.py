@@ -87,6 +87,20 @@ async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterat
 
 
 @pytest.fixture
+async def postgres_backend(tmp_path: Path) -> AsyncIterator[Backend]:
+    """A PostgreSQL database of its own (a schema, created and migrated), for tests that
+    need several processes on one database; skipped without `TABULA_TEST_POSTGRES`."""
+    if POSTGRES_URL is None:
+        pytest.skip(HOW_TO_RUN)
+    found = Backend("postgres", tmp_path / "unused.sqlite3", f"test_{uuid.uuid4().hex[:16]}")
+    try:
+        await found.open()
+        yield found
+    finally:
+        await found.cleanup()
+
+
+@pytest.fixture
 async def repo(backend: Backend) -> SqlRepository:
     """An empty, migrated repository on each backend."""
     return await backend.open()

@@ -259,4 +259,3 @@ def test_shards_cover_servers_by_discords_formula() -> None:
     assert not ShardFilter(17, frozenset({6})).covers(guild)
     assert zero.covers(None) and not one.covers(None)
     assert one.covers((1 << 22) * 3) and zero.covers((1 << 22) * 4)
-

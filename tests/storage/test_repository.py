@@ -3,11 +3,13 @@ compare-and-set game writes, the announcement outbox."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from bot.storage.repository import (
+    Announcement,
     AnnouncementStatus,
     ChallengeStatus,
     DuplicateMoveError,
@@ -24,6 +26,7 @@ from bot.storage.repository import (
     UserSettings,
 )
 from bot.storage.sql import SqlRepository
+from tests.databases import Backend
 
 NOW = datetime(2025, 3, 1, 9, 30, tzinfo=UTC)
 
@@ -329,3 +332,33 @@ async def test_announcements_are_claimed_by_the_shard_of_their_server(repo: SqlR
     assert [a.id for a in second] == [on_1.id]
     first = await repo.claim_announcements(NOW, "a", lease, shards=ShardFilter(2, frozenset({0})))
     assert [a.id for a in first] == [on_0.id, dm.id]
+
+
+async def test_an_announcement_one_process_claims_is_not_claimed_again(backend: Backend) -> None:
+    """One process claims an announcement while another asks for that one at once (a
+    reply delivering it): the second waits for the first's claim, then does not get it."""
+    first = await backend.open()
+    second = await backend.open()
+    (row,) = await first.add_announcements(
+        [NewAnnouncement("start", "game:1", {"x": 1}, guild_id=1, game_id=1)], NOW
+    )
+    lease = NOW + timedelta(minutes=2)
+    claimed = asyncio.Event()
+    finish = asyncio.Event()
+
+    async def hold() -> list[Announcement]:
+        async with first.atomic():
+            rows = await first.claim_announcements(NOW, "a", lease)
+            claimed.set()
+            await finish.wait()
+        return rows
+
+    holding = asyncio.create_task(hold())
+    await claimed.wait()
+    other = asyncio.create_task(second.claim_announcement(row.id, NOW, "b", lease))
+    await asyncio.sleep(0.2)  # the second claim is waiting for the first's transaction
+    finish.set()
+    assert [r.id for r in await holding] == [row.id]
+    assert await other is None
+    stored = await first.get_announcement(row.id)
+    assert stored is not None and stored.claimed_by == "a" and stored.attempts == 1

@@ -145,13 +145,16 @@ class OutboxQueries(SqlBase):
         self, announcement_id: int, now: datetime, owner: str, lease_until: datetime
     ) -> Announcement | None:
         """Take one announcement now (see the interface)."""
+        # FOR UPDATE: a claim by another deliverer in progress is waited for, and the row
+        # is checked again as that one left it (a plain subquery would still see it free).
+        lock = " FOR UPDATE" if self.dialect is Dialect.POSTGRESQL else ""
         async with self._transaction() as db:
             row = await db.fetch_one(
                 "UPDATE announcements SET available_at = ?, claimed_by = ?, "
                 "attempts = attempts + 1, attempted_at = ? "
-                "WHERE id = (SELECT a.id FROM announcements a WHERE a.id = ? "
+                "WHERE id IN (SELECT a.id FROM announcements a WHERE a.id = ? "
                 "AND a.status = 'pending' AND a.available_at <= ? "
-                f"AND {_FIRST_OF_STREAM}) RETURNING {_COLUMNS}",
+                f"AND {_FIRST_OF_STREAM}{lock}) RETURNING {_COLUMNS}",
                 (lease_until, owner, now, announcement_id, now),
             )
         return None if row is None else _announcement(row)

@@ -1,0 +1,154 @@
+"""Two bots as the two shards of one Discord bot, over one PostgreSQL database, against
+the fake Discord (which sends each server's events to its shard only): each serves its
+own servers, delivers its own servers' announcements and none of the other's, and
+direct messages belong to shard 0. A stopped shard's announcements wait for it."""
+
+from __future__ import annotations
+
+import asyncio
+import urllib.parse
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import timedelta
+
+import pytest
+
+from bot.client import ShardedTabulaBot, TabulaBot, create_bot
+from bot.config import Settings
+from bot.services.clock import ManualClock
+from bot.storage.repository import AnnouncementStatus, GameRecord, GameStatus
+from tests.databases import POSTGRES_URL, Backend
+from tests.discord.test_e2e import move
+from tests.fakediscord.errors import FakeDiscordError
+from tests.fakediscord.fake import FakeDiscord
+from tests.fakediscord.state import FakeChannel, FakeGuild, FakeMessage, FakeUser
+
+pytestmark = pytest.mark.skipif(
+    POSTGRES_URL is None, reason="sharded processes need PostgreSQL (TABULA_TEST_POSTGRES)"
+)
+
+
+def schema_url(backend: Backend) -> str:
+    """The test database's URL, its tables in the test's own schema."""
+    assert POSTGRES_URL is not None
+    return f"{POSTGRES_URL}?{urllib.parse.urlencode({'search_path': backend.schema})}"
+
+
+@dataclass
+class Server:
+    """One server of the fake on a given shard, with a channel for games."""
+
+    guild: FakeGuild
+    channel: FakeChannel
+
+
+@dataclass
+class World:
+    """Two servers, one on each of two shards, where alice and bob play."""
+
+    fake: FakeDiscord
+    zero: Server
+    one: Server
+    alice: FakeUser
+    bob: FakeUser
+
+
+@pytest.fixture
+async def world() -> AsyncIterator[World]:
+    """A fake Discord recommending two shards, with a server on each."""
+    async with FakeDiscord(shards=2) as fake:
+        fake.install()
+        alice = fake.add_user("alice", global_name="Alice")
+        bob = fake.add_user("bob", global_name="Bob")
+        servers = []
+        for shard in (0, 1):
+            guild = fake.add_guild(f"Shard {shard}", shard=(shard, 2))
+            guild.add_member(alice)
+            guild.add_member(bob)
+            servers.append(Server(guild, guild.add_channel("games")))
+        yield World(fake, servers[0], servers[1], alice, bob)
+        assert not fake.unknown_routes and not fake.rest.internal_errors
+
+
+@asynccontextmanager
+async def shard(
+    world: World, url: str, ids: tuple[int, ...], clock: ManualClock
+) -> AsyncIterator[TabulaBot]:
+    """The bot process running `ids` of 2 shards, connected and ready."""
+    settings = Settings(token=world.fake.token, database=url, shard_count=2, shard_ids=ids)
+    bot = create_bot(settings, clock=clock, tick_seconds=0.05, guild_ready_timeout=0.05)
+    assert isinstance(bot, ShardedTabulaBot)
+    async with world.fake.run_client(bot):
+        await bot.sync_commands()
+        yield bot
+
+
+async def start_game(
+    world: World, server: Server, time: str = "none"
+) -> tuple[FakeMessage, FakeChannel]:
+    """Alice challenges Bob in `server`, Bob accepts: the first board and its thread."""
+    fake = world.fake
+    options = {"game": "groups", "opponent": world.bob, "colour": "white", "time": time}
+    play = await fake.slash(world.alice, server.channel, "play", options)
+    challenge = (await play.response()).message
+    assert challenge is not None
+    accept = await fake.click(world.bob, challenge, label="Accept")
+    assert (await accept.response()).type == 7
+    thread = await fake.wait_for_thread(server.channel)
+    board = await fake.wait_for_message(thread, lambda m: "The game begins" in m.content)
+    return board, thread
+
+
+async def test_two_shards_serve_their_own_servers(world: World, postgres_backend: Backend) -> None:
+    """Each shard's bot answers in its server and posts its announcements; a DM command
+    goes to shard 0; with shard 1 stopped, its server's result waits (shard 0 does not
+    post it) until shard 1 is back, then it is posted once."""
+    fake = world.fake
+    url = schema_url(postgres_backend)
+    clock = ManualClock()
+    async with shard(world, url, (0,), clock) as first, shard(world, url, (1,), clock) as second:
+        assert [g.id for g in first.guilds] == [world.zero.guild.id]
+        assert [g.id for g in second.guilds] == [world.one.guild.id]
+        assert first.services.dispatcher.owner == "shards-0"
+        assert second.services.dispatcher.owner == "shards-1"
+        _, here = await start_game(world, world.zero)
+        _, there = await start_game(world, world.one, time="1d")
+        for thread in (here, there):
+            answer = await move(fake, world.alice, thread, "d3-e2")
+            assert answer.message is not None and "Alice played **d3-e2**" in answer.message.content
+        games = await fake.slash(world.alice, fake.dm_channel(world.alice), "games")
+        listed = (await games.response()).message
+        assert listed is not None and "#1" in listed.content and "#2" in listed.content
+        records = [await first.services.games.record(n) for n in (1, 2)]
+        assert [r.guild_id for r in records] == [world.zero.guild.id, world.one.guild.id]
+
+    # Shard 1 is down: bob's time runs out there; shard 0 ends the game but leaves the
+    # announcement to shard 1, whose server it is.
+    async with shard(world, url, (0,), clock) as first:
+        clock.advance(timedelta(days=2))
+        ended = await _until_finished(first, 2)
+        assert ended.status is GameStatus.FINISHED
+        pending = await first.services.repository.list_announcements(
+            status=AnnouncementStatus.PENDING, game_id=2
+        )
+        assert [a.kind for a in pending] == ["timeout"]
+        assert not [m for m in there.messages if "ran out of time" in m.content]
+        with pytest.raises(FakeDiscordError, match="no bot is connected on the shard"):
+            await fake.slash(world.bob, there, "board")
+        async with shard(world, url, (1,), clock):
+            posted = await fake.wait_for_message(there, lambda m: "ran out of time" in m.content)
+            assert posted.content.startswith(f"⏰ {world.bob.mention} ran out of time.")
+            answer = await move(fake, world.bob, here, "c5-b4")
+            assert answer.message is not None and not answer.ephemeral
+    assert len([m for m in there.messages if "ran out of time" in m.content]) == 1
+
+
+async def _until_finished(bot: TabulaBot, game_id: int) -> GameRecord:
+    """The game's record once the scheduler ended it."""
+    for _ in range(200):
+        record = await bot.services.games.record(game_id)
+        if record.status is not GameStatus.ACTIVE:
+            return record
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"game {game_id} was not ended on time")
