@@ -23,11 +23,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import importlib
 import json
 import logging
-import multiprocessing
 import os
 import random
 import statistics
@@ -39,11 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import discord
-import yarl
-
-from bot.client import TabulaBot
-from bot.config import Settings
+from bot.bench.bot_processes import BotProcess, BotTarget
 from rules import get_game, list_games
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -219,82 +213,6 @@ class Driver:
         await asyncio.gather(*(keep_playing() for _ in range(concurrency)))
 
 
-class BotProcess:
-    """The bot in a child process pinned to one CPU, answering "cpu" and "stop" requests."""
-
-    def __init__(self, fake: Any, database: Path, cpu: int | None, synchronous: str) -> None:
-        context = multiprocessing.get_context("spawn")
-        self.conn, child = context.Pipe()
-        self.process = context.Process(
-            target=serve_bot,
-            args=(
-                child,
-                BotTarget(fake.api_url, fake.gateway.url, fake.token, database, cpu, synchronous),
-            ),
-            name="tabula-bench-bot",
-        )
-        self.process.start()
-
-    async def cpu_time(self) -> float:
-        """The bot process's CPU time so far (all its threads)."""
-        self.conn.send("cpu")
-        answer: float = await asyncio.to_thread(self.conn.recv)
-        return answer
-
-    async def stop(self) -> None:
-        """Close the bot and wait for its process to end."""
-        self.conn.send("stop")
-        await asyncio.to_thread(self.process.join, 30)
-        if self.process.is_alive():
-            self.process.terminate()
-
-
-@dataclass(frozen=True)
-class BotTarget:
-    """Where the bot process connects, what it stores, and the CPU it runs on."""
-
-    api_url: str
-    gateway_url: str
-    token: str
-    database: Path
-    cpu: int | None
-    """The CPU the bot may use; None leaves it unpinned (the quick test)."""
-    synchronous: str
-
-
-def serve_bot(conn: Any, target: BotTarget) -> None:
-    """The child process: point discord.py at the fake, pin to one CPU, run the bot."""
-    if target.cpu is not None:
-        os.sched_setaffinity(0, {target.cpu})
-    logging.basicConfig(level=logging.WARNING)
-    discord.http.Route.BASE = target.api_url
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(target.gateway_url)
-    asyncio.run(_serve(conn, target))
-
-
-async def _serve(conn: Any, target: BotTarget) -> None:
-    settings = Settings(
-        token=target.token, database=target.database, sqlite_synchronous=target.synchronous
-    )
-    bot = TabulaBot(settings, tick_seconds=5.0, guild_ready_timeout=0.05)
-    await bot.login(target.token)  # `tabula sync-commands`, then the gateway (`tabula run`)
-    await bot.sync_commands()
-    task = asyncio.create_task(bot.connect())
-    try:
-        while not task.done():
-            await asyncio.sleep(0.05)
-            if conn.poll():
-                request = conn.recv()
-                if request == "cpu":
-                    conn.send(time.process_time())
-                elif request == "stop":
-                    break
-    finally:
-        await bot.close()
-        with contextlib.suppress(Exception, asyncio.CancelledError):
-            await asyncio.wait_for(task, 10)
-
-
 async def _timed(phase: Phase, bot: BotProcess, run: Callable[[], Any]) -> None:
     cpu = await bot.cpu_time()
     wall = time.perf_counter()
@@ -339,7 +257,7 @@ async def measure(
                 guild.add_member(user)
             name = names[i % len(names)]
             slots.append(Slot(name, pair, moves=random_moves(name, plies, rng)))
-        bot = BotProcess(fake, database, cpu, synchronous)
+        bot = BotProcess(BotTarget.of(fake, database, cpu=cpu, synchronous=synchronous))
         try:
             await fake.wait_until_ready(timeout=60)
             driver = Driver(fake, slots)

@@ -6,10 +6,8 @@ direct messages belong to shard 0. A stopped shard's announcements wait for it."
 from __future__ import annotations
 
 import asyncio
-import urllib.parse
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from datetime import timedelta
 
 import pytest
@@ -19,56 +17,20 @@ from bot.config import Settings
 from bot.services.clock import ManualClock
 from bot.storage.repository import AnnouncementStatus, GameRecord, GameStatus
 from tests.databases import POSTGRES_URL, Backend
+from tests.discord.sharded import World, schema_url, start_game, two_shards
 from tests.discord.test_e2e import move
 from tests.fakediscord.errors import FakeDiscordError
-from tests.fakediscord.fake import FakeDiscord
-from tests.fakediscord.state import FakeChannel, FakeGuild, FakeMessage, FakeUser
 
 pytestmark = pytest.mark.skipif(
     POSTGRES_URL is None, reason="sharded processes need PostgreSQL (TABULA_TEST_POSTGRES)"
 )
 
 
-def schema_url(backend: Backend) -> str:
-    """The test database's URL, its tables in the test's own schema."""
-    assert POSTGRES_URL is not None
-    return f"{POSTGRES_URL}?{urllib.parse.urlencode({'search_path': backend.schema})}"
-
-
-@dataclass
-class Server:
-    """One server of the fake on a given shard, with a channel for games."""
-
-    guild: FakeGuild
-    channel: FakeChannel
-
-
-@dataclass
-class World:
-    """Two servers, one on each of two shards, where alice and bob play."""
-
-    fake: FakeDiscord
-    zero: Server
-    one: Server
-    alice: FakeUser
-    bob: FakeUser
-
-
 @pytest.fixture
 async def world() -> AsyncIterator[World]:
-    """A fake Discord recommending two shards, with a server on each."""
-    async with FakeDiscord(shards=2) as fake:
-        fake.install()
-        alice = fake.add_user("alice", global_name="Alice")
-        bob = fake.add_user("bob", global_name="Bob")
-        servers = []
-        for shard in (0, 1):
-            guild = fake.add_guild(f"Shard {shard}", shard=(shard, 2))
-            guild.add_member(alice)
-            guild.add_member(bob)
-            servers.append(Server(guild, guild.add_channel("games")))
-        yield World(fake, servers[0], servers[1], alice, bob)
-        assert not fake.unknown_routes and not fake.rest.internal_errors
+    """A fake Discord with a server on each of two shards."""
+    async with two_shards() as found:
+        yield found
 
 
 @asynccontextmanager
@@ -82,22 +44,6 @@ async def shard(
     async with world.fake.run_client(bot):
         await bot.sync_commands()
         yield bot
-
-
-async def start_game(
-    world: World, server: Server, time: str = "none"
-) -> tuple[FakeMessage, FakeChannel]:
-    """Alice challenges Bob in `server`, Bob accepts: the first board and its thread."""
-    fake = world.fake
-    options = {"game": "groups", "opponent": world.bob, "colour": "white", "time": time}
-    play = await fake.slash(world.alice, server.channel, "play", options)
-    challenge = (await play.response()).message
-    assert challenge is not None
-    accept = await fake.click(world.bob, challenge, label="Accept")
-    assert (await accept.response()).type == 7
-    thread = await fake.wait_for_thread(server.channel)
-    board = await fake.wait_for_message(thread, lambda m: "The game begins" in m.content)
-    return board, thread
 
 
 async def test_two_shards_serve_their_own_servers(world: World, postgres_backend: Backend) -> None:
