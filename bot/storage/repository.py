@@ -485,6 +485,10 @@ class Repository(Protocol):
         """The game's live moves with ply > `after_ply`, in order."""
         ...
 
+    async def game_ids(self) -> list[int]:
+        """Every game's id, in order (checks of the whole database)."""
+        ...
+
     async def get_snapshot(self, game_id: int) -> Snapshot | None:
         """The game's stored snapshot."""
         ...

@@ -255,6 +255,11 @@ class GameQueries(SqlBase):
         )
         return [move_from(row) for row in rows]
 
+    async def game_ids(self) -> list[int]:
+        """Every game's id, in order."""
+        rows = await self._db.fetch_all("SELECT id FROM games ORDER BY id")
+        return [row["id"] for row in rows]
+
     async def get_snapshot(self, game_id: int) -> Snapshot | None:
         """The game's stored snapshot."""
         row = await self._db.fetch_one(
