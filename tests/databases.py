@@ -9,6 +9,7 @@ and the session ends with one line saying how to run it.
 from __future__ import annotations
 
 import os
+import urllib.parse
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -51,6 +52,15 @@ class Backend:
     def is_postgres(self) -> bool:
         """True for the PostgreSQL backend."""
         return self.name == "postgres"
+
+    @property
+    def location(self) -> str:
+        """Where another process finds the database: the SQLite file, or the server's URL
+        with the test's schema as its search path."""
+        if not self.is_postgres:
+            return str(self.path)
+        assert POSTGRES_URL is not None
+        return f"{POSTGRES_URL}?{urllib.parse.urlencode({'search_path': self.schema})}"
 
     async def open(self) -> SqlRepository:
         """A new repository (new connections) over the test's database."""

@@ -22,7 +22,6 @@ from bot.storage.sql import SqlRepository
 from bot.storage.sqlite import SqliteRepository
 from bot.storage.transfer import describe
 from tests.databases import Backend
-from tests.discord.sharded import schema_url
 from tests.services.conftest import RecordingNotifier
 
 GUILD, CHANNEL = 500, 600
@@ -154,7 +153,7 @@ async def test_a_community_moves_to_postgresql_and_back(
     filled = ("moves", "rating_changes", "tournament_pairings", "clock_turns", "vacations",
               "announcements", "imported_games", "outages", "guild_game_channels")  # fmt: skip
     assert [name for name in filled if not before[name]] == []
-    url = schema_url(postgres_backend)
+    url = postgres_backend.location
 
     status, out = await run(capsys, str(source), url)
     assert status == 0, out
@@ -200,7 +199,7 @@ async def test_a_target_with_data_is_refused_unless_forced(
     repository = await SqliteRepository.open(source)
     await populate(repository)
     await repository.close()
-    url = schema_url(postgres_backend)
+    url = postgres_backend.location
     assert (await run(capsys, str(source), url))[0] == 0
     status, out = await run(capsys, str(source), url)
     assert status == 1

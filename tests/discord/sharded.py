@@ -3,20 +3,12 @@ processes that run them (the sharding end-to-end tests share these)."""
 
 from __future__ import annotations
 
-import urllib.parse
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
-from tests.databases import POSTGRES_URL, Backend
 from tests.fakediscord.fake import FakeDiscord
 from tests.fakediscord.state import FakeChannel, FakeGuild, FakeMessage, FakeUser
-
-
-def schema_url(backend: Backend) -> str:
-    """The test database's URL, its tables in the test's own schema."""
-    assert POSTGRES_URL is not None
-    return f"{POSTGRES_URL}?{urllib.parse.urlencode({'search_path': backend.schema})}"
 
 
 @dataclass

@@ -14,7 +14,7 @@ from bot.bench.bot_processes import BotProcess, BotTarget
 from bot.sharding import owner_name
 from bot.storage.repository import AnnouncementStatus, ShardFilter
 from tests.databases import POSTGRES_URL, Backend
-from tests.discord.sharded import World, schema_url, start_game, two_shards
+from tests.discord.sharded import World, start_game, two_shards
 from tests.discord.test_e2e import move
 from tests.fakediscord.errors import FakeDiscordError
 from tests.fakediscord.state import FakeChannel
@@ -44,7 +44,7 @@ def threads_named(channel: FakeChannel, prefix: str) -> list[FakeChannel]:
 
 async def test_kill_9_of_one_shard_loses_nothing(world: World, postgres_backend: Backend) -> None:
     fake = world.fake
-    url = schema_url(postgres_backend)
+    url = postgres_backend.location
     repo = postgres_backend.opened[0]
     processes = [shard_process(world, url, 0), shard_process(world, url, 1)]
     try:

@@ -17,7 +17,7 @@ from bot.config import Settings
 from bot.services.clock import ManualClock
 from bot.storage.repository import AnnouncementStatus, GameRecord, GameStatus
 from tests.databases import POSTGRES_URL, Backend
-from tests.discord.sharded import World, schema_url, start_game, two_shards
+from tests.discord.sharded import World, start_game, two_shards
 from tests.discord.test_e2e import move
 from tests.fakediscord.errors import FakeDiscordError
 
@@ -51,7 +51,7 @@ async def test_two_shards_serve_their_own_servers(world: World, postgres_backend
     goes to shard 0; with shard 1 stopped, its server's result waits (shard 0 does not
     post it) until shard 1 is back, then it is posted once."""
     fake = world.fake
-    url = schema_url(postgres_backend)
+    url = postgres_backend.location
     clock = ManualClock()
     async with shard(world, url, (0,), clock) as first, shard(world, url, (1,), clock) as second:
         assert [g.id for g in first.guilds] == [world.zero.guild.id]
