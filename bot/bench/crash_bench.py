@@ -5,9 +5,12 @@ survives the bot). Players start games (/play, Accept) and move at `--rate` acti
 second. `--kills` times the bot is killed with SIGKILL while they act, half of them
 within 60 ms of a /move reaching it, and started again over the same database (the
 players go on meanwhile: moves sent to a dead bot go unanswered, as on Discord). With
-`--faults` it is not killed; instead Discord fails: 429 and 5xx on interaction answers
-and channel posts, a 429 longer than the interaction's 3 seconds, and the database locked
-by another process for 8 seconds (SQLite).
+`--processes N` (a PostgreSQL `--database`) the bot runs as N processes, one shard each,
+with a server on each shard; each kill takes one process (the one the last /move went
+to), while the others go on serving their servers. With `--faults` it is not killed;
+instead Discord fails: 429 and 5xx on interaction answers and channel posts, a 429 longer
+than the interaction's 3 seconds, and the database locked by another process for 8
+seconds (SQLite).
 
 At the end, once the dispatcher has nothing pending, it counts from the database and
 the fake's messages: moves acknowledged to players, stored, lost (acknowledged but not
@@ -30,6 +33,7 @@ import os
 import random
 import re
 import sqlite3
+import sys
 import tempfile
 import threading
 import time
@@ -38,8 +42,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.bench.bot_bench import BotTarget, _fake_module, serve_bot
-from bot.storage.opening import DatabaseLocation, open_repository
+from bot.bench.bot_bench import _fake_module
+from bot.bench.bot_processes import BotTarget, serve_bot
+from bot.sharding import shard_of
+from bot.storage.opening import DatabaseLocation, is_postgres_url, open_repository
 from bot.storage.repository import AnnouncementStatus, GameRecord, GameStatus, Repository
 from rules import get_game
 
@@ -66,6 +72,8 @@ class Sent:
     """Whether Discord had an answer to it (any answer) yet."""
     killed: bool = False
     """Whether the bot was killed after it was sent and before it was answered."""
+    shard: int = 0
+    """The shard of the game's server (the process it went to)."""
 
 
 @dataclass
@@ -83,11 +91,16 @@ class Tally:
 
 
 class BotChild:
-    """The bot in a child process, which can be killed and started again."""
+    """The bot (or one shard of it) in a child process, which can be killed and started
+    again."""
 
-    def __init__(self, fake: Any, database: DatabaseLocation) -> None:
+    def __init__(
+        self, fake: Any, database: DatabaseLocation, shard: int = 0, shards: int = 1
+    ) -> None:
         self.fake = fake
         self.database = database
+        self.shard = shard
+        self.shards = shards
         self.process: multiprocessing.process.BaseProcess | None = None
         self.conn: Any = None
 
@@ -95,16 +108,12 @@ class BotChild:
         """Start the bot (it connects and syncs its commands)."""
         context = multiprocessing.get_context("spawn")
         self.conn, child = context.Pipe()
-        target = BotTarget(
-            self.fake.api_url,
-            self.fake.gateway.url,
-            self.fake.token,
-            self.database,  # type: ignore[arg-type]
-            None,
-            "FULL",
+        sharded = (
+            {"shard_count": self.shards, "shard_ids": (self.shard,)} if self.shards > 1 else {}
         )
+        target = BotTarget.of(self.fake, self.database, **sharded)
         self.process = context.Process(
-            target=serve_bot, args=(child, target), name="tabula-crash-bot"
+            target=serve_bot, args=(child, target), name=f"tabula-crash-bot-{self.shard}"
         )
         self.process.start()
 
@@ -116,7 +125,7 @@ class BotChild:
         self.process.kill()
         await asyncio.to_thread(self.process.join, 10)
         with contextlib.suppress(Exception):
-            await self.fake.wait_until_disconnected(timeout=30)
+            await self.fake.wait_until_disconnected(timeout=30, shards=[self.shard])
 
     async def stop(self) -> None:
         """A clean stop."""
@@ -132,35 +141,51 @@ class BotChild:
 class Driver:
     """The players: start games, move, and (sometimes) have the bot killed."""
 
-    def __init__(self, fake: Any, bot: BotChild, repo: Repository, rng: random.Random) -> None:
+    def __init__(
+        self, fake: Any, bots: list[BotChild], repo: Repository, rng: random.Random
+    ) -> None:
         self.fake = fake
-        self.bot = bot
+        self.bots = bots
         self.repo = repo
         self.rng = rng
         self.tally = Tally()
-        self.guild = fake.add_guild("Crash")
-        self.channels = [self.guild.add_channel(f"games-{n}") for n in range(CHANNELS)]
+        count = len(bots)
+        self.guilds = [
+            fake.add_guild(f"Crash {n}", shard=(n, count) if count > 1 else None)
+            for n in range(count)
+        ]
+        self.channels = [self.guilds[n % count].add_channel(f"games-{n}") for n in range(CHANNELS)]
         self.users: dict[int, Any] = {}
         self.busy: set[int] = set()
         self.kill_after_move: asyncio.Event | None = None
+        self.last_shard = 0
+        """The shard of the server the last /move was sent in."""
         self._players = 0
+
+    def live(self, guild_id: int | None) -> bool:
+        """Whether a bot process serves this server now."""
+        return bool(self.fake.gateway.deliverable_to(guild_id))
 
     def _pair(self) -> tuple[Any, Any]:
         pair = []
         for _ in range(2):
             self._players += 1
             user = self.fake.add_user(f"p{self._players}", global_name=f"P{self._players}")
-            self.guild.add_member(user)
+            for guild in self.guilds:
+                guild.add_member(user)
             self.users[user.id] = user
             pair.append(user)
         return pair[0], pair[1]
 
     async def new_game(self) -> None:
         """/play and Accept: a new game (its thread and first board come from the bot)."""
+        channels = [c for c in self.channels if self.live(c.guild.id)]
+        if not channels:
+            return
         first, second = self._pair()
         game = self.rng.choice(GAMES)
         colour = get_game(game).colours[0].lower()
-        channel = self.rng.choice(self.channels)
+        channel = self.rng.choice(channels)
         play = await self.fake.slash(
             first, channel, "play", {"game": game, "opponent": second, "colour": colour}
         )
@@ -183,7 +208,8 @@ class Driver:
             return
         notation = state.format_move(self.rng.choice(legal))
         channel = self.fake.world.channels[record.location]
-        sent = Sent(record.id, record.ply + 1, notation)
+        self.last_shard = shard_of(record.guild_id or 0, len(self.bots))
+        sent = Sent(record.id, record.ply + 1, notation, shard=self.last_shard)
         self.tally.sent.append(sent)
         inter = await self.fake.slash(self.users[user_id], channel, "move", {"notation": notation})
         if self.kill_after_move is not None:
@@ -200,7 +226,11 @@ class Driver:
 
     async def act(self) -> None:
         """One action: usually a move in a game waiting for one, sometimes a new game."""
-        games = [g for g in await self.repo.active_games() if g.id not in self.busy]
+        games = [
+            g
+            for g in await self.repo.active_games()
+            if g.id not in self.busy and self.live(g.guild_id)
+        ]
         if len(games) < 6 or self.rng.random() < 0.08:
             await self.new_game()
             return
@@ -225,7 +255,7 @@ async def run_load(driver: Driver, rate: float, seconds: float) -> None:
     end = loop.time() + seconds
     tasks: set[asyncio.Task[None]] = set()
     while loop.time() < end:
-        if driver.fake.gateway.deliverable:
+        if driver.fake.gateway.deliverable:  # some shard has its process
             task = asyncio.create_task(_guarded(driver.act(), driver.tally))
             tasks.add(task)
             task.add_done_callback(tasks.discard)
@@ -234,16 +264,18 @@ async def run_load(driver: Driver, rate: float, seconds: float) -> None:
         await asyncio.wait(tasks, timeout=60)
 
 
-async def restart(driver: Driver) -> None:
-    """Start the bot again and wait until it is connected."""
+async def restart(driver: Driver, bot: BotChild) -> None:
+    """Start the bot (process) again and wait until it is connected."""
     started = time.perf_counter()
-    driver.bot.start()
-    await driver.fake.wait_until_ready(timeout=120)
+    bot.start()
+    await driver.fake.wait_until_ready(timeout=120, shards=[bot.shard])
     driver.tally.restarts_seconds.append(time.perf_counter() - started)
 
 
 async def kill_once(driver: Driver, near_move: bool) -> None:
-    """Kill the bot (right after a /move reached it, if `near_move`), then restart it."""
+    """Kill the bot (right after a /move reached it, if `near_move`: the process of that
+    move's shard), then restart it; the load goes on meanwhile in the other shards."""
+    bot = driver.rng.choice(driver.bots)
     if near_move:
         driver.kill_after_move = asyncio.Event()
         with contextlib.suppress(TimeoutError):
@@ -251,12 +283,15 @@ async def kill_once(driver: Driver, near_move: bool) -> None:
         driver.kill_after_move = None
         await asyncio.sleep(driver.rng.uniform(0, NEAR_A_MOVE))
         driver.tally.near_moves += 1
-    in_flight = [sent for sent in driver.tally.sent if not sent.answered]
-    await driver.bot.kill()
+        bot = driver.bots[driver.last_shard]
+    in_flight = [
+        sent for sent in driver.tally.sent if not sent.answered and sent.shard == bot.shard
+    ]
+    await bot.kill()
     for sent in in_flight:
         sent.killed = True
     driver.tally.kills += 1
-    await restart(driver)
+    await restart(driver, bot)
 
 
 def lock_database(path: Path, seconds: float) -> threading.Thread:
@@ -405,20 +440,22 @@ async def measure(
     rate: float,
     seed: int,
     database: DatabaseLocation,
+    processes: int = 1,
 ) -> dict[str, Any]:
     """Set up, load, kill or fault, settle, count."""
     rng = random.Random(seed)
     fake_module = _fake_module()
-    async with fake_module.FakeDiscord() as fake:
+    async with fake_module.FakeDiscord(shards=processes) as fake:
         fake.install()
-        bot = BotChild(fake, database)
+        bots = [BotChild(fake, database, shard, processes) for shard in range(processes)]
         driver: Driver | None = None
         repo: Repository | None = None
         try:
-            bot.start()
-            await fake.wait_until_ready(timeout=120)
-            repo = await open_repository(database)
-            driver = Driver(fake, bot, repo, rng)
+            repo = await open_repository(database)  # migrated once, before the bots start
+            driver = Driver(fake, bots, repo, rng)
+            for bot in bots:
+                bot.start()
+            await fake.wait_until_ready(timeout=120, shards=list(range(processes)))
             for _ in range(games):
                 await _guarded(driver.new_game(), driver.tally)
             rounds = max(kills, faults, 1)
@@ -437,9 +474,10 @@ async def measure(
             report = await account(driver, database)
             report["pending_after_wait"] = left
             report["rate"] = rate
+            report["processes"] = processes
             return report
         finally:
-            await bot.stop()
+            await asyncio.gather(*(bot.stop() for bot in bots))
             if repo is not None:
                 await repo.close()
 
@@ -461,6 +499,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--database", default=None, help="a postgresql:// URL (default: a temporary SQLite file)"
     )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="bot processes, one shard each (more than 1 needs a PostgreSQL --database)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=run)
@@ -478,6 +522,10 @@ LOSSES = (
 def run(args: argparse.Namespace) -> int:
     """Run it; exit 1 when anything was lost, doubled or left untold."""
     logging.basicConfig(level=logging.ERROR)
+    if args.processes < 1 or (args.processes > 1 and not is_postgres_url(args.database or "")):
+        print("tabula: --processes above 1 needs --database postgresql://... (one process per "
+              "SQLite file)", file=sys.stderr)  # fmt: skip
+        return 2
     kills = 0 if args.faults else args.kills
     with tempfile.TemporaryDirectory(prefix="tabula-crash-") as folder:
         database: DatabaseLocation = args.database or Path(folder) / "crash.sqlite3"
@@ -489,6 +537,7 @@ def run(args: argparse.Namespace) -> int:
                 rate=args.rate,
                 seed=args.seed,
                 database=database,
+                processes=args.processes,
             )
         )
     if args.json:
@@ -497,6 +546,7 @@ def run(args: argparse.Namespace) -> int:
         what = f"{report['kills']} kills" if kills else f"{report['faults']} faults"
         print(
             f"crash bench: {what} ({report['kills_near_a_move']} within 60 ms of a /move), "
+            f"{report['processes']} bot process(es), "
             f"{report['games']} games, {report['rate']} actions/s; load average "
             f"{tuple(round(x, 1) for x in os.getloadavg())}"
         )

@@ -56,8 +56,9 @@ async def test_two_shards_serve_their_own_servers(world: World, postgres_backend
     async with shard(world, url, (0,), clock) as first, shard(world, url, (1,), clock) as second:
         assert [g.id for g in first.guilds] == [world.zero.guild.id]
         assert [g.id for g in second.guilds] == [world.one.guild.id]
-        assert first.services.dispatcher.owner == "shards-0"
-        assert second.services.dispatcher.owner == "shards-1"
+        assert first.services.outbox.name == "shards-0"
+        assert second.services.outbox.name == "shards-1"
+        assert first.services.dispatcher.owner.startswith("shards-0/")
         _, here = await start_game(world, world.zero)
         _, there = await start_game(world, world.one, time="1d")
         for thread in (here, there):
