@@ -32,12 +32,15 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from bot.bench.bot_processes import BotProcess, BotTarget
+from bot.services.audit import GameAudit, audit_games
+from bot.storage.opening import is_postgres_url, open_repository, parse_location
+from bot.storage.postgres import scratch_schema
 from rules import get_game, list_games
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -213,12 +216,12 @@ class Driver:
         await asyncio.gather(*(keep_playing() for _ in range(concurrency)))
 
 
-async def _timed(phase: Phase, bot: BotProcess, run: Callable[[], Any]) -> None:
-    cpu = await bot.cpu_time()
+async def _timed(phase: Phase, bots: list[BotProcess], run: Callable[[], Any]) -> None:
+    cpu = [await bot.cpu_time() for bot in bots]
     wall = time.perf_counter()
     await run()
     phase.seconds = time.perf_counter() - wall
-    phase.cpu_seconds = await bot.cpu_time() - cpu
+    phase.cpu_seconds = sum([await bot.cpu_time() for bot in bots]) - sum(cpu)
 
 
 async def measure(
@@ -230,22 +233,28 @@ async def measure(
     names: list[str],
     plies: int,
     seed: int,
-    database: Path,
-    cpu: int | None,
+    database: Path | str,
+    cpus: list[int | None],
     synchronous: str = "FULL",
 ) -> dict[str, Any]:
-    """Run both phases; return the report."""
+    """Run both phases with one bot process per entry of `cpus` (the CPU it is pinned to,
+    or None); with several, each runs one shard and has a server of its own. At the end
+    every game is checked against its move log. Return the report."""
     fake_module = _fake_module()
     rng = random.Random(seed)
     prepared = time.perf_counter()
+    processes = len(cpus)
     slots = []
-    async with fake_module.FakeDiscord() as fake:
+    async with fake_module.FakeDiscord(shards=processes) as fake:
         fake.install()
-        guild = fake.add_guild("Bench")
+        guilds = [
+            fake.add_guild(f"Bench {n}", shard=(n, processes) if processes > 1 else None)
+            for n in range(processes)
+        ]
         # Discord lets a bot start about 5 threads per 5 s in one channel: a busy server
         # spreads its games over channels, and so does the benchmark (5 games in each).
         channels = [
-            guild.add_channel(f"games-{n}")
+            guilds[n % processes].add_channel(f"games-{n}")
             for n in range((games + GAMES_PER_CHANNEL - 1) // GAMES_PER_CHANNEL)
         ]
         for i in range(games):
@@ -253,13 +262,24 @@ async def measure(
                 fake.add_user(f"w{i}", global_name=f"W{i}"),
                 fake.add_user(f"b{i}", global_name=f"B{i}"),
             )
+            guild = channels[i // GAMES_PER_CHANNEL].guild
             for user in pair:
                 guild.add_member(user)
             name = names[i % len(names)]
             slots.append(Slot(name, pair, moves=random_moves(name, plies, rng)))
-        bot = BotProcess(BotTarget.of(fake, database, cpu=cpu, synchronous=synchronous))
+        sharded: list[dict[str, Any]] = [
+            {"shard_count": processes, "shard_ids": (n,)} if processes > 1 else {}
+            for n in range(processes)
+        ]
+        bots = [
+            BotProcess(
+                BotTarget.of(fake, database, cpu=cpu, synchronous=synchronous, **sharded[n]),
+                name=f"tabula-bench-bot-{n}",
+            )
+            for n, cpu in enumerate(cpus)
+        ]
         try:
-            await fake.wait_until_ready(timeout=60)
+            await fake.wait_until_ready(timeout=60, shards=list(range(processes)))
             driver = Driver(fake, slots)
             setup_started = time.perf_counter()
             limit = asyncio.Semaphore(20)
@@ -271,24 +291,39 @@ async def measure(
             await asyncio.gather(*(set_up(i, slot) for i, slot in enumerate(slots)))
             setup_seconds = time.perf_counter() - setup_started
             paced = Phase("paced", seconds)
-            await _timed(paced, bot, lambda: driver.paced(paced, rate))
+            await _timed(paced, bots, lambda: driver.paced(paced, rate))
             saturated = Phase("saturated", seconds)
-            await _timed(saturated, bot, lambda: driver.saturated(saturated, concurrency))
+            await _timed(saturated, bots, lambda: driver.saturated(saturated, concurrency))
         finally:
-            await bot.stop()
+            await asyncio.gather(*(bot.stop() for bot in bots))
+    audit = await _audit(database)
     return {
         "games": games,
         "game_kinds": names,
+        "database": "postgresql" if is_postgres_url(str(database)) else "sqlite",
+        "processes": processes,
         "offered_rate": rate,
         "saturated_concurrency": concurrency,
         "sqlite_synchronous": synchronous,
         "setup_seconds": round(setup_seconds, 1),
         "preparation_seconds": round(setup_started - prepared, 1),
-        "bot_cpu": cpu,
+        "bot_cpus": cpus,
         "driver_cpus": sorted(os.sched_getaffinity(0)),
         "loadavg": os.getloadavg(),
         "phases": [paced.report(), saturated.report()],
+        "games_checked": audit.checked,
+        "games_disagreeing": len(audit.problems),
+        "disagreements": {str(k): v for k, v in list(audit.problems.items())[:5]},
     }
+
+
+async def _audit(database: Path | str) -> GameAudit:
+    """Every game of the run checked against its move log."""
+    repository = await open_repository(parse_location(str(database)))
+    try:
+        return await audit_games(repository)
+    finally:
+        await repository.close()
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -306,7 +341,22 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--game", default="all", help="the game every table plays, or `all` to mix the five"
     )
     parser.add_argument("--plies", type=int, default=40, help="random moves prepared per game")
-    parser.add_argument("--cpu", type=int, default=None, help="the CPU to pin to (default: first)")
+    parser.add_argument(
+        "--cpu", type=int, default=None, help="the CPU to pin one bot process to (default: first)"
+    )
+    parser.add_argument(
+        "--database",
+        default=None,
+        help="a SQLite file or a postgresql:// URL (the bench works in a schema of its own, "
+        "dropped afterwards); default: a temporary SQLite file",
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="bot processes, one shard each, each pinned to a CPU of its own while there "
+        "are enough (more than 1 needs PostgreSQL)",
+    )
     parser.add_argument(
         "--synchronous", default="FULL", choices=("FULL", "NORMAL"), help="SQLite durability"
     )
@@ -315,35 +365,74 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(func=run)
 
 
+def bot_cpus(processes: int, cpu: int | None, allowed: set[int]) -> list[int | None]:
+    """The CPU each bot process is pinned to: one each while the machine has enough
+    (the fake and the driver then keep the others), else none."""
+    if processes == 1:
+        return [cpu if cpu is not None else min(allowed)]
+    if len(allowed) >= processes:
+        return list(sorted(allowed)[:processes])
+    return [None] * processes
+
+
 def run(args: argparse.Namespace) -> int:
-    """Pin to one CPU, run the benchmark, print the figures."""
+    """Pin the bot processes, run the benchmark, print the figures; exit 1 when a game's
+    row disagrees with its moves."""
+    if args.processes < 1 or (args.processes > 1 and not is_postgres_url(str(args.database or ""))):
+        print(
+            "tabula: --processes above 1 needs --database postgresql://... (one process per "
+            "SQLite file)",
+            file=sys.stderr,
+        )
+        return 2
     allowed = os.sched_getaffinity(0)
-    cpu = args.cpu if args.cpu is not None else min(allowed)
-    if len(allowed) > 1:
-        os.sched_setaffinity(0, allowed - {cpu})  # the fake and driver stay off the bot's CPU
+    cpus = bot_cpus(args.processes, args.cpu, allowed)
+    pinned = {cpu for cpu in cpus if cpu is not None}
+    if allowed - pinned:
+        os.sched_setaffinity(0, allowed - pinned)  # the fake and driver stay off the bots' CPUs
     logging.basicConfig(level=logging.WARNING)
     names = [g.name for g in list_games()] if args.game == "all" else [get_game(args.game).name]
     with tempfile.TemporaryDirectory(prefix="tabula-bench-") as folder:
         report = asyncio.run(
-            measure(
-                games=args.games,
-                seconds=args.seconds,
-                rate=args.rate,
-                concurrency=args.concurrency,
-                names=names,
-                plies=args.plies,
-                seed=args.seed,
-                database=Path(folder) / "bench.sqlite3",
-                cpu=cpu,
-                synchronous=args.synchronous,
+            _in_database(
+                args.database or str(Path(folder) / "bench.sqlite3"),
+                lambda database: measure(
+                    games=args.games,
+                    seconds=args.seconds,
+                    rate=args.rate,
+                    concurrency=args.concurrency,
+                    names=names,
+                    plies=args.plies,
+                    seed=args.seed,
+                    database=database,
+                    cpus=cpus,
+                    synchronous=args.synchronous,
+                ),
             )
         )
     if args.json:
         print(json.dumps(report))
-        return 0
+    else:
+        _print(report, names)
+    return 1 if report["games_disagreeing"] else 0
+
+
+async def _in_database(
+    location: str, work: Callable[[str], Awaitable[dict[str, Any]]]
+) -> dict[str, Any]:
+    """Run `work` on the database: a PostgreSQL one in a schema of its own, dropped after."""
+    if not is_postgres_url(location):
+        return await work(location)
+    async with scratch_schema(location, "tabula_bench") as url:
+        return await work(url)
+
+
+def _print(report: dict[str, Any], names: list[str]) -> None:
+    where = f"{report['database']}, {report['processes']} process(es) on CPUs {report['bot_cpus']}"
     print(
-        f"bot bench: {report['games']} games ({', '.join(names)}), the bot on CPU {cpu}, "
-        f"set up in {report['setup_seconds']} s; load average {report['loadavg']}"
+        f"bot bench: {report['games']} games ({', '.join(names)}), {where}, set up in "
+        f"{report['setup_seconds']} s; load average "
+        f"{tuple(round(x, 1) for x in report['loadavg'])}"
     )
     for phase in report["phases"]:
         print(
@@ -351,6 +440,11 @@ def run(args: argparse.Namespace) -> int:
             f"p50 {phase['p50_ms']:6.1f} ms  p90 {phase['p90_ms']:6.1f} ms  "
             f"p99 {phase['p99_ms']:6.1f} ms  max {phase['max_ms']:6.1f} ms  "
             f"({phase['moves']} moves, {phase['deferred']} deferred, {phase['errors']} errors, "
-            f"bot CPU/wall {phase['cpu_per_wall']})"
+            f"bots' CPU/wall {phase['cpu_per_wall']})"
         )
-    return 0
+    print(
+        f"  checked {report['games_checked']} games against their moves: "
+        f"{report['games_disagreeing']} disagree"
+    )
+    for game, problem in report["disagreements"].items():
+        print(f"    game #{game}: {problem}")

@@ -38,6 +38,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,7 @@ from bot.bench.bot_bench import _fake_module
 from bot.bench.bot_processes import BotTarget, serve_bot
 from bot.sharding import shard_of
 from bot.storage.opening import DatabaseLocation, is_postgres_url, open_repository
+from bot.storage.postgres import scratch_schema
 from bot.storage.repository import AnnouncementStatus, GameRecord, GameStatus, Repository
 from rules import get_game
 
@@ -482,6 +484,17 @@ async def measure(
                 await repo.close()
 
 
+async def _in_database(
+    url: str | None, folder: Path, work: Callable[[DatabaseLocation], Awaitable[dict[str, Any]]]
+) -> dict[str, Any]:
+    """Run `work` on a temporary SQLite file, or in a schema of its own in the PostgreSQL
+    database at `url` (dropped afterwards)."""
+    if url is None:
+        return await work(folder / "crash.sqlite3")
+    async with scratch_schema(url, "tabula_crash") as scratch:
+        return await work(scratch)
+
+
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `bench crash`."""
     parser = subparsers.add_parser(
@@ -497,7 +510,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--games", type=int, default=12, help="games started before the load")
     parser.add_argument("--rate", type=float, default=8.0, help="actions per second")
     parser.add_argument(
-        "--database", default=None, help="a postgresql:// URL (default: a temporary SQLite file)"
+        "--database",
+        default=None,
+        help="a postgresql:// URL (the bench works in a schema of its own there, dropped "
+        "afterwards); default: a temporary SQLite file",
     )
     parser.add_argument(
         "--processes",
@@ -528,9 +544,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     kills = 0 if args.faults else args.kills
     with tempfile.TemporaryDirectory(prefix="tabula-crash-") as folder:
-        database: DatabaseLocation = args.database or Path(folder) / "crash.sqlite3"
-        report = asyncio.run(
-            measure(
+
+        async def measured(database: DatabaseLocation) -> dict[str, Any]:
+            return await measure(
                 kills=kills,
                 faults=args.faults,
                 games=args.games,
@@ -539,7 +555,8 @@ def run(args: argparse.Namespace) -> int:
                 database=database,
                 processes=args.processes,
             )
-        )
+
+        report = asyncio.run(_in_database(args.database, Path(folder), measured))
     if args.json:
         print(json.dumps(report))
     else:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import secrets
+import urllib.parse
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
@@ -267,4 +269,38 @@ class PostgresRepository(SqlRepository):
         return applied
 
 
-__all__ = ["PostgresDatabase", "PostgresRepository", "is_postgres_url", "migrations"]
+def in_schema(url: str, schema: str) -> str:
+    """The URL with `schema` as its search path: the tables are found (and made) there."""
+    separator = "&" if "?" in url else "?"
+    return f"{url}{separator}{urllib.parse.urlencode({'search_path': schema})}"
+
+
+@asynccontextmanager
+async def scratch_schema(url: str, prefix: str) -> AsyncIterator[str]:
+    """A new, empty schema in the database at `url` (named `prefix` and a random part),
+    dropped afterwards with everything in it: benchmarks work there without touching a
+    community's tables. Yields the URL that uses it."""
+    schema = f"{prefix}_{secrets.token_hex(4)}"
+    connection = await asyncpg.connect(url)
+    try:
+        await connection.execute(f"CREATE SCHEMA {schema}")
+    finally:
+        await connection.close()
+    try:
+        yield in_schema(url, schema)
+    finally:
+        connection = await asyncpg.connect(url)
+        try:
+            await connection.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        finally:
+            await connection.close()
+
+
+__all__ = [
+    "PostgresDatabase",
+    "PostgresRepository",
+    "in_schema",
+    "is_postgres_url",
+    "migrations",
+    "scratch_schema",
+]
