@@ -88,7 +88,8 @@ class Services:
         when the computer first thinks); `ai_seconds` is the `hard` level's budget.
         Games report their end to the ratings, then to the tournaments. What the players
         must be told is stored in the outbox and delivered through `notifier` by the
-        dispatcher (whose announcements are held as `owner`, for the servers of `shards`),
+        dispatcher (whose announcements are held as `owner`, for the servers of `shards`;
+        the computer, too, resumes only in those servers' games),
         in the background, or with `deliver_inline` as soon as each is committed (the
         console and tests, whose output must come in order);
         `background` runs what a command sets off but must not wait for (default: asyncio

@@ -4,15 +4,18 @@ parse and agree with the settings. (Docker itself cannot run on these machines.)
 from __future__ import annotations
 
 import configparser
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
 
-from bot.config import Settings
+from bot.config import Settings, read_config
+from bot.sharding import owner_name
 
 DEPLOY = Path(__file__).resolve().parent.parent.parent / "deploy"
 SHUTDOWN_TIMEOUT = Settings().shutdown_timeout
@@ -145,3 +148,60 @@ def test_systemd_analyze_verifies_the_units(tmp_path: Path) -> None:
         timeout=60,
     )
     assert result.returncode == 0 and result.stdout + result.stderr == "", result.stderr
+
+
+def interpolated(text: str, variables: dict[str, str]) -> str:
+    """Compose's `${NAME:?message}` and `${NAME}` replaced as Compose does (all are set)."""
+    return re.sub(r"\$\{(\w+)(?::\?[^}]*)?\}", lambda found: variables[found.group(1)], text)
+
+
+def sharded() -> dict[str, Any]:
+    """deploy/compose.sharded.yaml, its password variable set."""
+    text = (DEPLOY / "compose.sharded.yaml").read_text(encoding="utf-8")
+    assert "${TABULA_POSTGRES_PASSWORD:?" in text  # refused by Compose when not set
+    loaded: dict[str, Any] = yaml.safe_load(
+        interpolated(text, {"TABULA_POSTGRES_PASSWORD": "s3cret"})
+    )
+    return loaded
+
+
+def test_the_sharded_compose_runs_two_shards_over_postgres() -> None:
+    """A postgres service (healthy before the bots start, data on a volume) and two bot
+    services built like the single one, shards 0 and 1 of 2: their settings read without
+    a problem and together cover every shard, each holding its announcements apart."""
+    compose = sharded()
+    single = yaml.safe_load((DEPLOY / "compose.yaml").read_text(encoding="utf-8"))
+    services = compose["services"]
+    assert set(services) == {"postgres", "shard-0", "shard-1"}
+    postgres = services["postgres"]
+    assert postgres["image"].startswith("postgres:")
+    assert postgres["environment"]["POSTGRES_PASSWORD"] == "s3cret"
+    assert postgres["volumes"] == ["tabula-postgres:/var/lib/postgresql/data"]
+    assert "tabula-postgres" in compose["volumes"]
+    assert "pg_isready" in " ".join(postgres["healthcheck"]["test"])
+    seen: set[int] = set()
+    owners = set()
+    for shard in (0, 1):
+        bot = services[f"shard-{shard}"]
+        for key in ("build", "image", "env_file", "read_only", "tmpfs", "cap_drop", "restart"):
+            assert bot[key] == single["services"]["tabula"][key], key
+        assert bot["depends_on"] == {"postgres": {"condition": "service_healthy"}}
+        assert int(bot["stop_grace_period"].removesuffix("s")) > SHUTDOWN_TIMEOUT
+        environment = bot["environment"]
+        assert environment["PGPASSWORD"] == postgres["environment"]["POSTGRES_PASSWORD"]
+        url = environment["TABULA_DATABASE"]
+        assert url == (
+            f"postgresql://{postgres['environment']['POSTGRES_USER']}@postgres:5432/"
+            f"{postgres['environment']['POSTGRES_DB']}"
+        )
+        report = read_config(
+            {k: v for k, v in environment.items() if k.startswith("TABULA_")},
+            Path("/nonexistent/.env"),
+            Path("/nonexistent/tabula.toml"),
+        )
+        assert report.problems == []
+        shards = report.settings.shards
+        assert shards is not None and shards.count == 2
+        seen |= shards.ids
+        owners.add(owner_name(shards))
+    assert seen == {0, 1} and owners == {"shards-0", "shards-1"}
