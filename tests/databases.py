@@ -29,6 +29,9 @@ HOW_TO_RUN = (
     f"{POSTGRES_VARIABLE}=postgresql://postgres@127.0.0.1:5432/test"
 )
 
+needs_postgres = pytest.mark.skipif(POSTGRES_URL is None, reason=HOW_TO_RUN)
+"""For tests of several processes on one database, which only PostgreSQL allows."""
+
 BACKENDS = [
     pytest.param("sqlite", id="sqlite"),
     pytest.param(

@@ -32,15 +32,14 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.bench.bot_processes import BotProcess, BotTarget
+from bot.bench.bot_processes import BotProcess, BotTarget, in_database
 from bot.services.audit import GameAudit, audit_games
 from bot.storage.opening import is_postgres_url, open_repository, parse_location
-from bot.storage.postgres import scratch_schema
 from rules import get_game, list_games
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -394,8 +393,10 @@ def run(args: argparse.Namespace) -> int:
     names = [g.name for g in list_games()] if args.game == "all" else [get_game(args.game).name]
     with tempfile.TemporaryDirectory(prefix="tabula-bench-") as folder:
         report = asyncio.run(
-            _in_database(
-                args.database or str(Path(folder) / "bench.sqlite3"),
+            in_database(
+                args.database,
+                Path(folder) / "bench.sqlite3",
+                "tabula_bench",
                 lambda database: measure(
                     games=args.games,
                     seconds=args.seconds,
@@ -415,16 +416,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         _print(report, names)
     return 1 if report["games_disagreeing"] else 0
-
-
-async def _in_database(
-    location: str, work: Callable[[str], Awaitable[dict[str, Any]]]
-) -> dict[str, Any]:
-    """Run `work` on the database: a PostgreSQL one in a schema of its own, dropped after."""
-    if not is_postgres_url(location):
-        return await work(location)
-    async with scratch_schema(location, "tabula_bench") as url:
-        return await work(url)
 
 
 def _print(report: dict[str, Any], names: list[str]) -> None:

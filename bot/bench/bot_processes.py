@@ -14,15 +14,20 @@ import logging
 import multiprocessing
 import os
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, TypeVar
 
 import discord
 import yarl
 
 from bot.client import create_bot
 from bot.config import Settings
-from bot.storage.opening import parse_location
+from bot.storage.opening import is_postgres_url, parse_location
+from bot.storage.postgres import scratch_schema
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -115,3 +120,15 @@ async def _serve(conn: Any, target: BotTarget) -> None:
         await bot.close()
         with contextlib.suppress(Exception, asyncio.CancelledError):
             await asyncio.wait_for(task, 10)
+
+
+async def in_database(
+    url: str | None, scratch_file: Path, prefix: str, work: Callable[[str], Awaitable[T]]
+) -> T:
+    """Run `work` on a database for one run: `scratch_file` (SQLite) without a URL, else a
+    schema of its own in the PostgreSQL database at `url`, dropped afterwards (named
+    `prefix` and a random part), so that a community's tables are never touched."""
+    if url is None or not is_postgres_url(url):
+        return await work(url or str(scratch_file))
+    async with scratch_schema(url, prefix) as scratch:
+        return await work(scratch)

@@ -38,16 +38,19 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from bot.bench.bot_bench import _fake_module
-from bot.bench.bot_processes import BotTarget, serve_bot
+from bot.bench.bot_processes import BotTarget, in_database, serve_bot
 from bot.sharding import shard_of
-from bot.storage.opening import DatabaseLocation, is_postgres_url, open_repository
-from bot.storage.postgres import scratch_schema
+from bot.storage.opening import (
+    DatabaseLocation,
+    is_postgres_url,
+    open_repository,
+    parse_location,
+)
 from bot.storage.repository import AnnouncementStatus, GameRecord, GameStatus, Repository
 from rules import get_game
 
@@ -484,17 +487,6 @@ async def measure(
                 await repo.close()
 
 
-async def _in_database(
-    url: str | None, folder: Path, work: Callable[[DatabaseLocation], Awaitable[dict[str, Any]]]
-) -> dict[str, Any]:
-    """Run `work` on a temporary SQLite file, or in a schema of its own in the PostgreSQL
-    database at `url` (dropped afterwards)."""
-    if url is None:
-        return await work(folder / "crash.sqlite3")
-    async with scratch_schema(url, "tabula_crash") as scratch:
-        return await work(scratch)
-
-
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `bench crash`."""
     parser = subparsers.add_parser(
@@ -545,18 +537,20 @@ def run(args: argparse.Namespace) -> int:
     kills = 0 if args.faults else args.kills
     with tempfile.TemporaryDirectory(prefix="tabula-crash-") as folder:
 
-        async def measured(database: DatabaseLocation) -> dict[str, Any]:
+        async def measured(database: str) -> dict[str, Any]:
             return await measure(
                 kills=kills,
                 faults=args.faults,
                 games=args.games,
                 rate=args.rate,
                 seed=args.seed,
-                database=database,
+                database=parse_location(database),
                 processes=args.processes,
             )
 
-        report = asyncio.run(_in_database(args.database, Path(folder), measured))
+        report = asyncio.run(
+            in_database(args.database, Path(folder) / "crash.sqlite3", "tabula_crash", measured)
+        )
     if args.json:
         print(json.dumps(report))
     else:

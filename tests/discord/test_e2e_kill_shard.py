@@ -6,29 +6,19 @@ restarted process releases what its previous run held and delivers it, once."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 
 from bot.bench.bot_processes import BotProcess, BotTarget
 from bot.sharding import owner_name
 from bot.storage.repository import AnnouncementStatus, ShardFilter
-from tests.databases import POSTGRES_URL, Backend
-from tests.discord.sharded import World, start_game, two_shards
+from tests.databases import Backend, needs_postgres
+from tests.discord.sharded import World, start_game
 from tests.discord.test_e2e import move
 from tests.fakediscord.errors import FakeDiscordError
 from tests.fakediscord.state import FakeChannel
 
-pytestmark = pytest.mark.skipif(
-    POSTGRES_URL is None, reason="sharded processes need PostgreSQL (TABULA_TEST_POSTGRES)"
-)
-
-
-@pytest.fixture
-async def world() -> AsyncIterator[World]:
-    """A fake Discord with a server on each of two shards."""
-    async with two_shards() as found:
-        yield found
+pytestmark = needs_postgres
 
 
 def shard_process(world: World, url: str, shard: int) -> BotProcess:
@@ -42,7 +32,10 @@ def threads_named(channel: FakeChannel, prefix: str) -> list[FakeChannel]:
     return [t for t in channel.threads if t.name.startswith(prefix)]
 
 
-async def test_kill_9_of_one_shard_loses_nothing(world: World, postgres_backend: Backend) -> None:
+async def test_kill_9_of_one_shard_loses_nothing(
+    sharded_world: World, postgres_backend: Backend
+) -> None:
+    world = sharded_world
     fake = world.fake
     url = postgres_backend.location
     repo = postgres_backend.opened[0]

@@ -16,21 +16,12 @@ from bot.client import ShardedTabulaBot, TabulaBot, create_bot
 from bot.config import Settings
 from bot.services.clock import ManualClock
 from bot.storage.repository import AnnouncementStatus, GameRecord, GameStatus
-from tests.databases import POSTGRES_URL, Backend
-from tests.discord.sharded import World, start_game, two_shards
+from tests.databases import Backend, needs_postgres
+from tests.discord.sharded import World, start_game
 from tests.discord.test_e2e import move
 from tests.fakediscord.errors import FakeDiscordError
 
-pytestmark = pytest.mark.skipif(
-    POSTGRES_URL is None, reason="sharded processes need PostgreSQL (TABULA_TEST_POSTGRES)"
-)
-
-
-@pytest.fixture
-async def world() -> AsyncIterator[World]:
-    """A fake Discord with a server on each of two shards."""
-    async with two_shards() as found:
-        yield found
+pytestmark = needs_postgres
 
 
 @asynccontextmanager
@@ -46,10 +37,13 @@ async def shard(
         yield bot
 
 
-async def test_two_shards_serve_their_own_servers(world: World, postgres_backend: Backend) -> None:
+async def test_two_shards_serve_their_own_servers(
+    sharded_world: World, postgres_backend: Backend
+) -> None:
     """Each shard's bot answers in its server and posts its announcements; a DM command
     goes to shard 0; with shard 1 stopped, its server's result waits (shard 0 does not
     post it) until shard 1 is back, then it is posted once."""
+    world = sharded_world
     fake = world.fake
     url = postgres_backend.location
     clock = ManualClock()

@@ -9,6 +9,7 @@ from collections import Counter
 from datetime import timedelta
 
 from bot.services.announcements import Kind
+from bot.services.tournament_views import TournamentView
 from bot.storage.competition import TournamentStatus
 from bot.storage.repository import GameStatus, ShardFilter
 from tests.services.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Env, play_any
@@ -27,6 +28,16 @@ async def both(env: Env, other: Env, job: str) -> None:
     """Run the scheduler job `job` of both processes at once."""
     await asyncio.gather(env.services.scheduler.job(job)(), other.services.scheduler.job(job)())
     await asyncio.gather(env.services.background.settle(), other.services.background.settle())
+
+
+async def round_one_played(env: Env) -> TournamentView:
+    """A round robin of four players whose first round has ended (the second player of
+    each game resigned)."""
+    view = await start(env, await create(env, "round robin", 4))
+    for pairing in view.pairings:
+        assert pairing.game_id is not None and pairing.second_id is not None
+        await env.services.games.resign(pairing.game_id, pairing.second_id)
+    return view
 
 
 async def test_a_lost_game_on_time_is_ended_once(env: Env) -> None:
@@ -173,11 +184,8 @@ async def test_a_tournament_finishes_once(env: Env) -> None:
 async def test_a_cancellation_stands_while_another_process_advances(env: Env) -> None:
     """An organiser cancels in one process while the other pairs the next round: the
     tournament stays cancelled and no game of it is left in progress."""
-    view = await start(env, await create(env, "round robin", 4))
+    view = await round_one_played(env)
     other = await env.restart()
-    for pairing in view.pairings:
-        assert pairing.game_id is not None
-        await env.services.games.resign(pairing.game_id, pairing.second_id or 0)
     await asyncio.gather(
         env.services.tournaments.cancel(GUILD, view.id, ORGANISER),
         other.services.tournaments.advance_all(),
@@ -193,11 +201,8 @@ async def test_a_cancellation_stands_while_another_process_advances(env: Env) ->
 async def test_a_withdrawal_stands_while_another_process_pairs(env: Env) -> None:
     """A player withdraws in one process while the other pairs round 2: they are not in a
     game of round 2, and their round-2 pairing is a forfeit."""
-    view = await start(env, await create(env, "round robin", 4))
+    view = await round_one_played(env)
     other = await env.restart()
-    for pairing in view.pairings:
-        assert pairing.game_id is not None
-        await env.services.games.resign(pairing.game_id, pairing.second_id or 0)
     await asyncio.gather(
         env.services.tournaments.withdraw(GUILD, view.id, ORGANISER, P1.id),
         other.services.tournaments.advance_all(),
