@@ -171,11 +171,18 @@ class PostgresDatabase:
             return await db.fetch_all(sql, params)
 
     async def lock(self, key: int) -> None:
-        """Hold the advisory lock `key` until the task's transaction ends."""
+        """Hold the advisory lock `key` until the task's transaction ends.
+
+        Advisory locks belong to the whole database; the key is hashed together with the
+        schema's name, so that bots (or tests, or a benchmark) in other schemas of the same
+        database never wait for each other's games."""
         current = self._current.get()
         if current is None or not current.joinable():
             raise RuntimeError("Database.lock() needs an open transaction")
-        await current.connection.execute("SELECT pg_advisory_xact_lock($1)", key)
+        await current.connection.execute(
+            "SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || '/' || $1, 0))",
+            str(key),
+        )
 
     async def close(self) -> None:
         """Close the pool (waiting for connections in use to come back)."""

@@ -15,6 +15,7 @@ from bot.storage.repository import (
     DuplicateMoveError,
     GameStatus,
     GuildSettings,
+    LockKind,
     MoveRecord,
     NewAnnouncement,
     NewChallenge,
@@ -26,7 +27,7 @@ from bot.storage.repository import (
     UserSettings,
 )
 from bot.storage.sql import SqlRepository
-from tests.databases import Backend
+from tests.databases import Backend, needs_postgres
 
 NOW = datetime(2025, 3, 1, 9, 30, tzinfo=UTC)
 
@@ -362,3 +363,38 @@ async def test_an_announcement_one_process_claims_is_not_claimed_again(backend: 
     assert await other is None
     stored = await first.get_announcement(row.id)
     assert stored is not None and stored.claimed_by == "a" and stored.attempts == 1
+
+
+@needs_postgres
+async def test_locks_are_per_schema(postgres_backend: Backend) -> None:
+    """A game's lock is held across connections to the same tables (another process), and
+    not across schemas (another bot, a test or a benchmark in the same database)."""
+    first = await postgres_backend.open()
+    same = await postgres_backend.open()
+    other = Backend("postgres", postgres_backend.path, f"{postgres_backend.schema}_x")
+    elsewhere = await other.open()
+    holding, release = asyncio.Event(), asyncio.Event()
+
+    async def hold() -> None:
+        async with first.atomic():
+            await first.lock(LockKind.GAME, 7)
+            holding.set()
+            await release.wait()
+
+    async def take(repository: SqlRepository) -> None:
+        async with repository.atomic():
+            await repository.lock(LockKind.GAME, 7)
+
+    try:
+        held = asyncio.create_task(hold())
+        await holding.wait()
+        await asyncio.wait_for(take(elsewhere), 2)  # another schema: not held there
+        waiting = asyncio.create_task(take(same))
+        await asyncio.sleep(0.3)
+        assert not waiting.done()  # the same tables: waits for the holder
+        release.set()
+        await held
+        await asyncio.wait_for(waiting, 2)
+    finally:
+        release.set()
+        await other.cleanup()
