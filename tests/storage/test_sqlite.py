@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage.repository import NewGame
-from bot.storage.sqlite import MEMORY, SqliteRepository, migrations
+from bot.storage.sqlite import MEMORY, SqliteDatabase, SqliteRepository, migrations
 
 NOW = datetime(2025, 3, 1, 9, 30, tzinfo=UTC)
 
@@ -72,3 +72,44 @@ async def test_in_memory_database() -> None:
     game = await repo.create_game(new_game())
     assert (await repo.get_game(game.id)) == game
     await repo.close()
+
+
+async def test_each_statement_reports_what_it_did_in_one_trip() -> None:
+    """`execute` counts the rows it changed, `insert` gives the new id, the fetches their
+    rows; each is one trip to aiosqlite's thread (waking it costs more than most statements)."""
+    repo = await SqliteRepository.open(MEMORY)
+    db = repo.database
+    assert isinstance(db, SqliteDatabase)
+    connection = db.connection
+    trips = 0
+    real = connection._execute
+
+    async def counted(fn: object, *args: object, **kwargs: object) -> object:
+        nonlocal trips
+        trips += 1
+        return await real(fn, *args, **kwargs)
+
+    connection._execute = counted  # type: ignore[method-assign]
+    try:
+        async with db.transaction() as tx:
+            await tx.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT UNIQUE)")
+            before = trips
+            first = await tx.insert("INSERT INTO t (v) VALUES (?)", ("a",))
+            second = await tx.insert("INSERT INTO t (v) VALUES (?)", ("b",))
+            assert (first, second) == (1, 2)
+            assert await tx.execute("UPDATE t SET v = v || '!' WHERE id > ?", (0,)) == 2
+            assert await tx.execute("UPDATE t SET v = 'c' WHERE id = ?", (9,)) == 0
+            upsert = (
+                "INSERT INTO t (id, v) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET v = excluded.v"
+            )
+            assert await tx.execute(upsert, (1, "z")) == 1
+            assert await tx.execute("DELETE FROM t WHERE v = ?", ("z",)) == 1
+            row = await tx.fetch_one("SELECT id, v FROM t ORDER BY id")
+            assert row is not None and (row["id"], row["v"]) == (2, "b!")
+            assert await tx.fetch_one("SELECT id FROM t WHERE id = ?", (7,)) is None
+            assert [(r["id"], r["v"]) for r in await tx.fetch_all("SELECT id, v FROM t")] == [
+                (2, "b!")
+            ]
+            assert trips - before == 9
+    finally:
+        await repo.close()
