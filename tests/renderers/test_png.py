@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import struct
 import zlib
+from collections.abc import Sequence
 
 import pytest
 from PIL import Image, ImageChops
@@ -12,6 +13,7 @@ from PIL import Image, ImageChops
 from renderers import LIGHT_THEME, BoardView, Hint, render, render_png
 from renderers import png as banded
 from renderers.base import renderer_for
+from renderers.canvas import Canvas, Op
 from renderers.output import palette, to_palette
 from renderers.samples import random_game
 from renderers.theme import DEFAULT_THEME
@@ -59,17 +61,74 @@ def test_every_band_matches_the_whole_picture(name: str) -> None:
             assert picture.convert("RGB").tobytes() == expected.convert("RGB").tobytes()
 
 
-def test_a_move_redraws_only_the_bands_it_changed() -> None:
+def test_a_move_redraws_only_the_bands_it_changed(monkeypatch: pytest.MonkeyPatch) -> None:
     """After a placement on a 19×19 board only the header, the footer, the bands around the
-    new stone and the old ring, and the band below each of them are drawn again."""
+    new stone and the old ring, and a band below one of them whose dictionary (the last rows
+    above it) changed are compressed again; no band is redrawn whole for its dictionary."""
     states = random_game("stones", {"size": 19}, seed=4, plies=12)
     banded.BANDS.clear()
     render_png(states[0], VIEW)
+    drawn: list[int] = []
+    draw = Canvas.band
+
+    def counted(canvas: Canvas, top: int, bottom: int, ops: Sequence[Op]) -> Image.Image:
+        drawn.append(bottom - top)
+        return draw(canvas, top, bottom, ops)
+
+    monkeypatch.setattr(Canvas, "band", counted)
     for state in states[1:]:
         misses = banded.cache_stats()[1]
+        drawn.clear()
         render_png(state, VIEW)
-        assert banded.cache_stats()[1] - misses <= 12
+        assert banded.cache_stats()[1] - misses <= 6
+        assert sum(drawn) <= 320
     assert banded.cache_stats()[0] >= 12 * 20
+
+
+def _rows_canvas(*rectangles: tuple[int, int]) -> Canvas:
+    """A 60×200 board (bands of 32 rows) with a grey rectangle over each pair of rows."""
+    canvas = Canvas(Image.new("RGB", (60, 200), (40, 40, 40)), ("rows test",))
+    for top, bottom in rectangles:
+        canvas.rectangle((5, top, 50, bottom), fill=(200, 200, 200))
+    return canvas
+
+
+@pytest.mark.parametrize(
+    ("moved", "compressed"),
+    [
+        (((34, 40), (70, 75)), 1),  # the top of band 1: band 2's dictionary is the same
+        (((40, 60), (70, 75)), 2),  # into band 1's last rows, band 2's dictionary: both again
+        (((36, 38), (72, 76)), 1),  # the top of band 2 only: band 3 is under its last rows
+        (((36, 38), (88, 92)), 2),  # band 2's last rows: band 3 again
+    ],
+)
+def test_a_band_under_a_change_is_reused_when_its_dictionary_is_not(
+    monkeypatch: pytest.MonkeyPatch, moved: tuple[tuple[int, int], ...], compressed: int
+) -> None:
+    """A band is compressed again only if its own operations or those of the rows above it
+    that are its dictionary changed; the file is still the whole drawing."""
+    theme_palette = palette(DEFAULT_THEME)
+    cache = banded._BandCache(100)
+    before = _rows_canvas((10, 20), (36, 38), (70, 75))
+    banded.encode(before, theme_palette, cache=cache)
+    drawn: list[tuple[int, int]] = []
+    draw = Canvas.band
+
+    def counted(canvas: Canvas, top: int, bottom: int, ops: Sequence[Op]) -> Image.Image:
+        drawn.append((top, bottom))
+        return draw(canvas, top, bottom, ops)
+
+    monkeypatch.setattr(Canvas, "band", counted)
+    after = _rows_canvas((10, 20), *moved)
+    misses = banded.cache_stats(cache)[1]
+    data = banded.encode(after, theme_palette, cache=cache)
+    assert banded.cache_stats(cache)[1] - misses == compressed
+    # The bands compressed again are drawn whole; a band above them only for its last rows.
+    assert len([top for top, bottom in drawn if bottom - top > banded.TAIL_ROWS]) == compressed
+    assert len(drawn) <= 2 * compressed
+    with Image.open(io.BytesIO(data)) as picture:
+        expected = after.image().quantize(palette=theme_palette, dither=Image.Dither.NONE)
+        assert picture.tobytes() == expected.tobytes()
 
 
 def test_the_stream_is_one_valid_zlib_stream() -> None:
