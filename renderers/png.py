@@ -7,10 +7,10 @@ the board uses the last `TAIL_ROWS` rows of the band above it as zlib's preset d
 (referring back into them, as one whole stream would). A band's compressed bytes depend
 only on its operations (`renderers.canvas`) and those touching these rows above it, so they
 are kept in a cache under those and reused by the next picture of the same game, where only
-the bands around the last move, the header and the footer change: most of each picture is
-neither drawn nor compressed again. A band under a changed one is compressed again only if
-the change reaches its dictionary rows, and these rows alone are drawn when the band above
-them is not.
+the bands around the last move and some lines of the header and the footer change: most of
+each picture is neither drawn nor compressed again. A band under a changed one is
+compressed again only if the change reaches its dictionary rows, and these rows alone are
+drawn when the band above them is not.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from renderers.canvas import Canvas, Op, op_identity
 LEVEL = 6
 """zlib level of the board's bands: files about 20 % smaller than level 3."""
 FAST_LEVEL = 2
-"""zlib level of the header's and footer's bands, which change at every move: they are
-compressed again each time, and their text gains little from a higher level."""
+"""zlib level of the header's and footer's bands, some of which change at every move: their
+text gains little from a higher level."""
 BAND_BYTES = 32 * 1024
 """The most image data in one band: the deflate window, so a band may refer to its first row."""
 BAND_ROWS = 32
@@ -112,15 +112,18 @@ def band_rows(width: int) -> int:
 def split(canvas: Canvas) -> tuple[list[int], list[list[Op]]]:
     """The bands of a picture (the top row of each) and the operations touching each.
 
-    The header and the footer, which change at every move, are one band each; the board
-    is cut into bands of `band_rows` rows.
+    The board is cut into bands of `band_rows` rows, the header and the footer into bands
+    of about as many rows each: between two moves only some of their lines change (the
+    highlighted player, the last move), and the others are reused.
     """
     height = canvas.height
     board_top, board_bottom = canvas.board_rows
-    tops = [0] if board_top > 0 else []
-    tops += range(board_top, board_bottom, band_rows(canvas.width))
-    if board_bottom < height:
-        tops.append(board_bottom)
+    rows = band_rows(canvas.width)
+    tops = [
+        *_even_tops(0, board_top, rows),
+        *range(board_top, board_bottom, rows),
+        *_even_tops(board_bottom, height, rows),
+    ]
     bands: list[list[Op]] = [[] for _ in tops]
     for op in canvas.ops:
         first = bisect.bisect_right(tops, op[0]) - 1
@@ -128,6 +131,13 @@ def split(canvas: Canvas) -> tuple[list[int], list[list[Op]]]:
         for index in range(first, last + 1):
             bands[index].append(op)
     return tops, bands
+
+
+def _even_tops(top: int, bottom: int, rows: int) -> list[int]:
+    """The tops of the fewest bands of at most `rows` rows, all about as high, from `top`
+    to `bottom`."""
+    count = -(-(bottom - top) // rows)
+    return [top + (bottom - top) * index // count for index in range(count)]
 
 
 def encode(canvas: Canvas, theme_palette: Image.Image, *, cache: _BandCache = BANDS) -> bytes:
@@ -152,11 +162,11 @@ def encode(canvas: Canvas, theme_palette: Image.Image, *, cache: _BandCache = BA
     for index, (top, bottom, ops) in enumerate(zip(tops, ends, bands, strict=True)):
         on_board = board_top <= top < board_bottom
         # A board band under another uses the last rows of the one above as its dictionary,
-        # so it depends on the operations drawing those rows too; the header's and footer's
-        # bands (and the board's first, under the header), which would be compressed again
-        # whenever the header changes, stand alone.
-        tail_top = max(tops[index - 1], top - TAIL_ROWS) if index else top
+        # so it depends on the operations drawing those rows too. The bands of the header
+        # and the footer, and the board's first, stand alone: they would otherwise also be
+        # compressed again for changes above them (more than they gain in size).
         chained = on_board and index > 0 and tops[index - 1] >= board_top
+        tail_top = max(tops[index - 1], top - TAIL_ROWS) if chained else top
         tail_ops = [op for op in bands[index - 1] if op[1] > tail_top] if chained else []
         key = BandKey(
             (
@@ -220,7 +230,8 @@ def png_file(width: int, height: int, theme_palette: Image.Image, stream: bytes)
 
 
 def _chunk(kind: bytes, body: bytes) -> bytes:
-    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+    check = zlib.crc32(kind + body)
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", check)
 
 
 def cache_stats(cache: _BandCache = BANDS) -> tuple[int, int]:
