@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import random
 import struct
 import zlib
 from collections.abc import Sequence
@@ -190,6 +191,18 @@ def test_operations_say_which_rows_they_touch() -> None:
             draw(page, 0, args)
             box = ImageChops.difference(page, canvas.page).getbbox()
             assert box is None or (top <= box[1] and box[3] <= bottom), (draw.__name__, box)
+
+
+@pytest.mark.parametrize("size", [(1, 1), (7, 3), (840, 32), (300, 400)])
+def test_image_data_is_the_quantized_rows_each_after_a_zero(size: tuple[int, int]) -> None:
+    """The core path gives the bytes of `Image.quantize` and a filter byte per row."""
+    width, height = size
+    noise = random.Random(width).randbytes(width * height * 3)
+    picture = Image.frombytes("RGB", size, noise)
+    theme_palette = palette(DEFAULT_THEME)
+    indices = picture.quantize(palette=theme_palette, dither=Image.Dither.NONE).tobytes()
+    expected = b"".join(b"\0" + indices[at : at + width] for at in range(0, len(indices), width))
+    assert banded._image_data(picture, theme_palette) == expected
 
 
 def test_header_and_footer_are_cut_into_even_bands() -> None:
