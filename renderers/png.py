@@ -40,8 +40,9 @@ TAIL_ROWS = 16
 """The last rows of a band of the board that the band below uses as zlib's preset dictionary:
 with fewer, the files of the largest boards grow past 40 KB (2 rows: about 45 KB, where the
 whole band above gives 26-33 KB and 16 rows 29-37 KB)."""
-CACHE_BANDS = 8192
-"""Compressed bands kept (about 1 KB each), enough for a few hundred games in play."""
+CACHE_BANDS = 12288
+"""Compressed bands kept (about 1 KB each, those of the header and footer less), enough for
+a few hundred games in play (some 35 bands a picture, a few lines of the header twice)."""
 
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _FINAL_BLOCK = b"\x03\x00"
