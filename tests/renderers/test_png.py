@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import io
+import random
 import struct
 import zlib
+from collections.abc import Sequence
 
 import pytest
 from PIL import Image, ImageChops
@@ -12,6 +14,7 @@ from PIL import Image, ImageChops
 from renderers import LIGHT_THEME, BoardView, Hint, render, render_png
 from renderers import png as banded
 from renderers.base import renderer_for
+from renderers.canvas import Canvas, Op
 from renderers.output import palette, to_palette
 from renderers.samples import random_game
 from renderers.theme import DEFAULT_THEME
@@ -59,17 +62,76 @@ def test_every_band_matches_the_whole_picture(name: str) -> None:
             assert picture.convert("RGB").tobytes() == expected.convert("RGB").tobytes()
 
 
-def test_a_move_redraws_only_the_bands_it_changed() -> None:
-    """After a placement on a 19×19 board only the header, the footer, the bands around the
-    new stone and the old ring, and the band below each of them are drawn again."""
+def test_a_move_redraws_only_the_bands_it_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a placement on a 19×19 board only the bands of the header's and the footer's
+    lines that changed, the bands around the new stone and the old ring, and a band below
+    one of them whose dictionary (the last rows above it) changed are compressed again; no
+    band is redrawn whole for its dictionary."""
     states = random_game("stones", {"size": 19}, seed=4, plies=12)
     banded.BANDS.clear()
     render_png(states[0], VIEW)
-    for state in states[1:]:
+    render_png(states[1], VIEW)  # the header with either player highlighted is now known
+    drawn: list[int] = []
+    draw = Canvas.band
+
+    def counted(canvas: Canvas, top: int, bottom: int, ops: Sequence[Op]) -> Image.Image:
+        drawn.append(bottom - top)
+        return draw(canvas, top, bottom, ops)
+
+    monkeypatch.setattr(Canvas, "band", counted)
+    for state in states[2:]:
         misses = banded.cache_stats()[1]
+        drawn.clear()
         render_png(state, VIEW)
-        assert banded.cache_stats()[1] - misses <= 12
-    assert banded.cache_stats()[0] >= 12 * 20
+        assert banded.cache_stats()[1] - misses <= 7
+        assert sum(drawn) <= 250  # of 1020 rows
+    assert banded.cache_stats()[0] >= 11 * 25
+
+
+def _rows_canvas(*rectangles: tuple[int, int]) -> Canvas:
+    """A 60×200 board (bands of 32 rows) with a grey rectangle over each pair of rows."""
+    canvas = Canvas(Image.new("RGB", (60, 200), (40, 40, 40)), ("rows test",))
+    for top, bottom in rectangles:
+        canvas.rectangle((5, top, 50, bottom), fill=(200, 200, 200))
+    return canvas
+
+
+@pytest.mark.parametrize(
+    ("moved", "compressed"),
+    [
+        (((34, 40), (70, 75)), 1),  # the top of band 1: band 2's dictionary is the same
+        (((40, 60), (70, 75)), 2),  # into band 1's last rows, band 2's dictionary: both again
+        (((36, 38), (72, 76)), 1),  # the top of band 2 only: band 3 is under its last rows
+        (((36, 38), (88, 92)), 2),  # band 2's last rows: band 3 again
+    ],
+)
+def test_a_band_under_a_change_is_reused_when_its_dictionary_is_not(
+    monkeypatch: pytest.MonkeyPatch, moved: tuple[tuple[int, int], ...], compressed: int
+) -> None:
+    """A band is compressed again only if its own operations or those of the rows above it
+    that are its dictionary changed; the file is still the whole drawing."""
+    theme_palette = palette(DEFAULT_THEME)
+    cache = banded._BandCache(100)
+    before = _rows_canvas((10, 20), (36, 38), (70, 75))
+    banded.encode(before, theme_palette, cache=cache)
+    drawn: list[tuple[int, int]] = []
+    draw = Canvas.band
+
+    def counted(canvas: Canvas, top: int, bottom: int, ops: Sequence[Op]) -> Image.Image:
+        drawn.append((top, bottom))
+        return draw(canvas, top, bottom, ops)
+
+    monkeypatch.setattr(Canvas, "band", counted)
+    after = _rows_canvas((10, 20), *moved)
+    misses = banded.cache_stats(cache)[1]
+    data = banded.encode(after, theme_palette, cache=cache)
+    assert banded.cache_stats(cache)[1] - misses == compressed
+    # The bands compressed again are drawn whole; a band above them only for its last rows.
+    assert len([top for top, bottom in drawn if bottom - top > banded.TAIL_ROWS]) == compressed
+    assert len(drawn) <= 2 * compressed
+    with Image.open(io.BytesIO(data)) as picture:
+        expected = after.image().quantize(palette=theme_palette, dither=Image.Dither.NONE)
+        assert picture.tobytes() == expected.tobytes()
 
 
 def test_the_stream_is_one_valid_zlib_stream() -> None:
@@ -129,3 +191,33 @@ def test_operations_say_which_rows_they_touch() -> None:
             draw(page, 0, args)
             box = ImageChops.difference(page, canvas.page).getbbox()
             assert box is None or (top <= box[1] and box[3] <= bottom), (draw.__name__, box)
+
+
+@pytest.mark.parametrize("size", [(1, 1), (7, 3), (840, 32), (300, 400)])
+def test_image_data_is_the_quantized_rows_each_after_a_zero(size: tuple[int, int]) -> None:
+    """The core path gives the bytes of `Image.quantize` and a filter byte per row."""
+    width, height = size
+    noise = random.Random(width).randbytes(width * height * 3)
+    picture = Image.frombytes("RGB", size, noise)
+    theme_palette = palette(DEFAULT_THEME)
+    indices = picture.quantize(palette=theme_palette, dither=Image.Dither.NONE).tobytes()
+    expected = b"".join(b"\0" + indices[at : at + width] for at in range(0, len(indices), width))
+    assert banded._image_data(picture, theme_palette) == expected
+
+
+def test_header_and_footer_are_cut_into_even_bands() -> None:
+    """Bands of at most `band_rows` rows, about as high, the board's bands where they were."""
+    state = random_game("stones", {"size": 19}, seed=1, plies=3)[-1]
+    canvas = renderer_for(state).canvas(state, VIEW)
+    tops, _ = banded.split(canvas)
+    rows = banded.band_rows(canvas.width)
+    board_top, board_bottom = canvas.board_rows
+    heights = [end - top for top, end in zip(tops, [*tops[1:], canvas.height], strict=True)]
+    assert tops[0] == 0 and max(heights) <= rows
+    assert [top for top in tops if board_top <= top < board_bottom] == list(
+        range(board_top, board_bottom, rows)
+    )
+    header = heights[: tops.index(board_top)]
+    footer = heights[tops.index(board_bottom) :]
+    assert len(header) > 1 and max(header) - min(header) <= 1
+    assert len(footer) > 1 and max(footer) - min(footer) <= 1
