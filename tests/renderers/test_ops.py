@@ -1,0 +1,148 @@
+"""The operations of many pictures against digests stored from the renderers before they were
+made faster: building the operation list in a cheaper way must not change a single operation.
+
+The digests live in `ops_digests.json`. Run this module as a script to print them again
+(`python -m tests.renderers.test_ops`), but only from code whose pictures are known right:
+regenerating them after a change hides exactly what this test is for.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image, ImageFont
+
+from renderers.base import renderer_for
+from renderers.canvas import Canvas
+from renderers.sprites import Sprite
+from renderers.theme import Theme
+from renderers.view import BoardView, Hint
+from rules import GameState, get_game
+
+DIGESTS = Path(__file__).with_name("ops_digests.json")
+GAMES: tuple[tuple[str, dict[str, object]], ...] = (
+    ("diffusion", {}),
+    ("groups", {}),
+    ("groups", {"start": "drop"}),
+    ("hexade", {}),
+    ("hexade", {"size": 5}),
+    ("rekushu", {}),
+    ("rekushu", {"size": 8}),
+    ("stones", {}),
+    ("stones", {"size": 19}),
+    ("stones", {"size": 5}),
+)
+PLIES = (0, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144)
+VIEWS: tuple[BoardView, ...] = (
+    BoardView(),
+    BoardView(players=("Ada Lovelace", "Tabula (medium)"), clocks=("2 days", None)),
+    BoardView(
+        players=("A name far too long to fit in the header row of the picture " * 2, "Bob"),
+        clocks=("1 hour 3 minutes", "12 seconds"),
+        theme=Theme(board="#e0c080"),
+    ),
+    BoardView(status="White resigned after a very long and tiring game " * 2, facts=False),
+    BoardView(players=("Ünïcödé Ω", "ß"), move_line=False, hint=Hint()),
+)
+
+
+def _positions(game: str, options: dict[str, object]) -> Iterator[tuple[str, GameState[Any]]]:
+    """States of one random game (the same at every run) at the plies of `PLIES`."""
+    rng = random.Random(f"{game}{sorted(options.items())}")
+    state: GameState[Any] = get_game(game).new_game(**options)
+    for ply in range(PLIES[-1] + 1):
+        if ply in PLIES:
+            yield f"{game}{sorted(options.items())}@{ply}", state
+        legal = list(state.legal_moves())
+        if state.is_game_over() or not legal:
+            yield f"{game}{sorted(options.items())}@end", state
+            return
+        state = state.play(rng.choice(legal))
+
+
+def _hint_origin(state: GameState[Any]) -> str | None:
+    """A cell holding a stone of the player to move, for a hint from it (None: no stone)."""
+    renderer = renderer_for(state)
+    own = renderer.narrow(state)
+    for piece in renderer.pieces(own, state.to_move):
+        return piece.split()[-1] if piece.startswith("stake") else piece.split()[0]
+    return None
+
+
+def cases() -> Iterator[tuple[str, GameState[Any], BoardView]]:
+    """Every picture checked: each position in each view, and with a hint from a stone."""
+    for game, options in GAMES:
+        for name, state in _positions(game, options):
+            for number, view in enumerate(VIEWS):
+                yield f"{name}/{number}", state, view
+            origin = _hint_origin(state)
+            if origin is not None:
+                yield f"{name}/hint", state, BoardView(hint=Hint(origin))
+
+
+_SPRITES: dict[int, tuple[Any, ...]] = {}
+
+
+def _canonical(value: Any) -> Any:
+    """`value` as plain data that names what it draws, the same in every process."""
+    if isinstance(value, Sprite):
+        found = _SPRITES.get(id(value))
+        if found is None:
+            image = value.image
+            pixels = hashlib.sha256(image.tobytes()).hexdigest()
+            found = _SPRITES[id(value)] = ("sprite", image.mode, image.size, pixels)
+        return found
+    if isinstance(value, ImageFont.FreeTypeFont):
+        return ("font", value.getname(), value.size, value.layout_engine)
+    if isinstance(value, Image.Image):
+        return ("image", value.mode, value.size, hashlib.sha256(value.tobytes()).hexdigest())
+    if callable(value) and hasattr(value, "__qualname__"):
+        return ("function", value.__module__, value.__qualname__)
+    if dataclasses.is_dataclass(value):
+        return repr(value)
+    if isinstance(value, tuple | list):
+        return tuple(_canonical(item) for item in value)
+    return repr(value)
+
+
+def ops_digest(canvas: Canvas) -> str:
+    """A digest of the page key and every operation of `canvas`, in order."""
+    data = repr((_canonical(canvas.page_key), canvas.board_rows, _canonical(canvas.ops)))
+    return hashlib.sha256(data.encode()).hexdigest()
+
+
+def digests() -> dict[str, str]:
+    """The digest of every case."""
+    return {
+        name: ops_digest(renderer_for(state).canvas(state, view)) for name, state, view in cases()
+    }
+
+
+def test_operations_are_those_of_the_stored_digests() -> None:
+    """Every picture has exactly the operations the renderers made before."""
+    stored = json.loads(DIGESTS.read_text())
+    found = digests()
+    assert found.keys() == stored.keys()
+    changed = [name for name, digest in found.items() if stored[name] != digest]
+    assert not changed, f"{len(changed)} of {len(found)} pictures changed: {changed[:10]}"
+
+
+@pytest.mark.parametrize("game", sorted({game for game, _ in GAMES}))
+def test_repeated_pictures_have_the_same_operations(game: str) -> None:
+    """Drawing a state again (with whatever it cached the first time) gives the same ops."""
+    for name, state, view in cases():
+        if name.startswith(game):
+            renderer = renderer_for(state)
+            first = ops_digest(renderer.canvas(state, view))
+            assert ops_digest(renderer.canvas(state, view)) == first, name
+
+
+if __name__ == "__main__":
+    print(json.dumps(digests(), indent=1, sort_keys=True))
