@@ -19,10 +19,13 @@ from typing import Any
 import pytest
 from PIL import Image, ImageFont
 
+from renderers import describe, sprites
 from renderers.base import renderer_for
 from renderers.canvas import Canvas
+from renderers.games import diffusion as diffusion_board
+from renderers.games.hexade import board_for as hexade_board
 from renderers.sprites import Sprite
-from renderers.theme import Theme
+from renderers.theme import DEFAULT_THEME, Theme
 from renderers.view import BoardView, Hint
 from rules import GameState, get_game
 
@@ -142,6 +145,63 @@ def test_repeated_pictures_have_the_same_operations(game: str) -> None:
             renderer = renderer_for(state)
             first = ops_digest(renderer.canvas(state, view))
             assert ops_digest(renderer.canvas(state, view)) == first, name
+
+
+def test_a_caption_is_computed_once_for_the_picture_and_its_description(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The picture and the description of one state share its caption."""
+    state = get_game("diffusion").new_game()
+    renderer = renderer_for(state)
+    calls: list[object] = []
+    original = type(renderer).caption
+
+    def counted(self: Any, of: Any) -> Any:
+        calls.append(of)
+        return original(self, of)
+
+    monkeypatch.setattr(type(renderer), "caption", counted)
+    renderer.canvas(state, BoardView())
+    describe(state)
+    assert calls == [state]
+    following = state.play(next(iter(state.legal_moves())))
+    describe(following)
+    assert calls == [state, following]
+
+
+def test_remembered_pastes_are_the_pastes_of_the_canvas() -> None:
+    """`paste_on` records what `Canvas.paste` records, also for sprites reaching off the page."""
+    layout = hexade_board(5)
+    sprite = sprites.stone(DEFAULT_THEME, "black", 200)
+    for coord in ((0, 0), (4, 4), (8, 8), (0, -3), (0, 30)):
+        for _ in range(2):
+            remembered, direct = layout.canvas(DEFAULT_THEME), layout.canvas(DEFAULT_THEME)
+            layout.paste_on(remembered, sprite, coord)
+            direct.paste(sprite, layout.centre(coord))
+            assert remembered.ops == direct.ops, coord
+    assert (sprite, (0, 30)) in layout._pastes  # off the page: remembered as nothing
+
+
+def test_links_are_the_bars_between_equal_neighbours() -> None:
+    """Each bar `draw_links` takes from its table is the one drawn for that pair of stones."""
+    board = diffusion_board.BOARD
+    rng = random.Random(3)
+    stones = {
+        (col, row): rng.choice(("black", "white"))
+        for col in range(board.columns)
+        for row in range(board.rows)
+        if rng.random() < 0.6
+    }
+    canvas, expected = board.canvas(DEFAULT_THEME), board.canvas(DEFAULT_THEME)
+    board.draw_links(canvas, DEFAULT_THEME, stones, width=0.3)
+    for (col, row), colour in stones.items():
+        for direction, neighbour in enumerate(((col + 1, row), (col, row + 1))):
+            if stones.get(neighbour) == colour:
+                board._draw_link(
+                    expected, DEFAULT_THEME, colour, (col, row), direction=direction, width=0.3
+                )
+    assert len(canvas.ops) > 50
+    assert canvas.ops == expected.ops
 
 
 if __name__ == "__main__":
