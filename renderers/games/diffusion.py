@@ -8,9 +8,10 @@ from renderers import sprites
 from renderers.base import BoardLayout, Coord, GameRenderer, register
 from renderers.canvas import Canvas
 from renderers.page import Caption
+from renderers.sprites import Sprite
 from renderers.square import SquareBoard
 from renderers.theme import Theme
-from rules.diffusion import SIZE, TURN_LIMIT, DiffusionState
+from rules.diffusion import SIZE, TURN_LIMIT, DiffusionState, group_sizes
 from rules.squares import format_point, parse_point
 
 BOARD = SquareBoard.fit(SIZE, SIZE, stone_scale=0.9)
@@ -35,13 +36,17 @@ class DiffusionRenderer(GameRenderer[DiffusionState]):
         self._paint_paths(canvas, state, theme)
         board.draw_links(canvas, theme, stones, width=0.2)
         diameter = board.stone_diameter()
+        chosen: dict[tuple[str, int | None], Sprite] = {}
         for cell, colour in sorted(stones.items()):
             size = state.frozen_size(*cell)
-            label = str(size) if size else ""
-            sprite = sprites.labelled_stone(theme, colour, diameter, label)
-            canvas.paste(sprite, board.centre(cell))
+            sprite = chosen.get((colour, size))
+            if sprite is None:
+                label = str(size) if size else ""
+                sprite = sprites.labelled_stone(theme, colour, diameter, label)
+                chosen[colour, size] = sprite
+            board.paste_on(canvas, sprite, cell)
         self._paint_marks(canvas, state, theme)
-        return self.caption(state)
+        return self.cached_caption(state)
 
     def _paint_paths(self, canvas: Canvas, state: DiffusionState, theme: Theme) -> None:
         """This turn's moves so far, or the whole last turn at a turn's start; the last one bold."""
@@ -102,9 +107,10 @@ class DiffusionRenderer(GameRenderer[DiffusionState]):
             canvas.paste(mark, BOARD.centre(path[-2]))
 
     def caption(self, state: DiffusionState) -> Caption:
+        counts = group_sizes(state.board)[1]  # both seats' at once (`group_count` is one)
         facts = tuple(
             (
-                f"groups {state.group_count(seat)}",
+                f"groups {counts[seat]}",
                 f"turns {state.turns_completed(seat)}/{TURN_LIMIT}",
             )
             for seat in (0, 1)
