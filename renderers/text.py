@@ -125,7 +125,9 @@ def text_length(face: Font, text: str) -> float:
 
 def _simple(face: Font, text: str) -> bool:
     """Whether DejaVu alone draws `text`, left to right."""
-    return all(char.isascii() or (covers(face, char) and not _is_rtl(char)) for char in text)
+    return text.isascii() or all(
+        char.isascii() or (covers(face, char) and not _is_rtl(char)) for char in text
+    )
 
 
 @lru_cache(maxsize=2048)
