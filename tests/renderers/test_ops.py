@@ -22,9 +22,11 @@ from PIL import Image, ImageFont
 from renderers import describe, sprites
 from renderers.base import renderer_for
 from renderers.canvas import Canvas
+from renderers.fonts import font
 from renderers.games import diffusion as diffusion_board
 from renderers.games.hexade import board_for as hexade_board
 from renderers.sprites import Sprite
+from renderers.text import _advances
 from renderers.theme import DEFAULT_THEME, Theme
 from renderers.view import BoardView, Hint
 from rules import GameState, get_game
@@ -202,6 +204,23 @@ def test_links_are_the_bars_between_equal_neighbours() -> None:
                 )
     assert len(canvas.ops) > 50
     assert canvas.ops == expected.ops
+
+
+@pytest.mark.parametrize("bold", [False, True])
+def test_lengths_from_advances_are_those_of_pillow(bold: bool) -> None:
+    """Widths summed from remembered advances and kerning equal Pillow's, to the last bit."""
+    rng = random.Random(bold)
+    alphabet = [chr(code) for code in range(32, 127)] + list("·×…éüßΩ—’ـ\u0301😀\t")
+    for size in (17, 18, 20, 21, 24):
+        face = font(size, bold=bold)
+        for _ in range(400):
+            line = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 70)))
+            quick = _advances(face).length(line)
+            if quick is not None:
+                assert quick == face.getlength(line), line
+            else:
+                assert not line.isascii() or "\t" in line
+    assert _advances(font(20, shaping=True)).length("abc") is None
 
 
 if __name__ == "__main__":
