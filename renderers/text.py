@@ -87,7 +87,7 @@ def runs(face: Font, text: str) -> tuple[Run, ...]:
 
 def clear_caches() -> None:
     """Forget every line laid out (after the fallback fonts changed)."""
-    for cached in (runs, text_length, text_image, fit, _shaping, _advances):
+    for cached in (runs, text_length, text_image, fit, _shaping, _advances, _simple_box):
         cached.cache_clear()
 
 
@@ -198,11 +198,28 @@ def _simple(face: Font, text: str) -> bool:
 def text_image(face: Font, text: str, anchor: str) -> TextImage:
     """`text` drawn once (see `TextImage`), placed by Pillow's `anchor` (like `la`, `mm`)."""
     if _simple(face, text):
-        left, top, right, bottom = (math.floor(v) for v in face.getbbox(text, anchor=anchor))
+        left, top, right, bottom = _simple_box(face, text, anchor)
         mask = Image.new("L", (max(1, right - left + 1), max(1, bottom - top + 1)))
         ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor)
         return TextImage(mask, None, left, top)
     return _mixed_image(face, text, anchor)
+
+
+def text_extent(face: Font, text: str, anchor: str) -> tuple[int, int, int, int]:
+    """The box (left, top, right, bottom) that `text_image(face, text, anchor)` covers
+    around the anchor point: a simple line is measured without being drawn."""
+    if _simple(face, text):
+        left, top, right, bottom = _simple_box(face, text, anchor)
+        return left, top, left + max(1, right - left + 1), top + max(1, bottom - top + 1)
+    drawn = text_image(face, text, anchor)
+    return drawn.left, drawn.top, drawn.left + drawn.mask.width, drawn.top + drawn.mask.height
+
+
+@lru_cache(maxsize=2048)
+def _simple_box(face: Font, text: str, anchor: str) -> tuple[int, int, int, int]:
+    """Pillow's box of a simple line around its anchor point, on whole pixels."""
+    left, top, right, bottom = face.getbbox(text, anchor=anchor)
+    return math.floor(left), math.floor(top), math.floor(right), math.floor(bottom)
 
 
 def _mixed_image(face: Font, text: str, anchor: str) -> TextImage:

@@ -26,7 +26,7 @@ from renderers.fonts import font
 from renderers.games import diffusion as diffusion_board
 from renderers.games.hexade import board_for as hexade_board
 from renderers.sprites import Sprite
-from renderers.text import _advances
+from renderers.text import _advances, text_extent, text_image
 from renderers.theme import DEFAULT_THEME, Theme
 from renderers.view import BoardView, Hint
 from rules import GameState, get_game
@@ -221,6 +221,26 @@ def test_lengths_from_advances_are_those_of_pillow(bold: bool) -> None:
             else:
                 assert not line.isascii() or "\t" in line
     assert _advances(font(20, shaping=True)).length("abc") is None
+
+
+@pytest.mark.parametrize("anchor", ["la", "lm", "rm", "mm", "ls"])
+def test_text_extents_are_the_boxes_of_the_drawn_texts(anchor: str) -> None:
+    """A line measured without drawing covers the box of the line drawn, for every line."""
+    lines = [
+        "",
+        " ",
+        "g",
+        "Ada (Black) to move",
+        "turns 3/32  ·  ×",
+        "שלום Ada",
+        "مرحبا",
+        "é\u0301",
+    ]
+    for face in (font(17), font(24, bold=True)):
+        for line in lines:
+            drawn = text_image(face, line, anchor)
+            box = (drawn.left, drawn.top, drawn.left + drawn.mask.width)
+            assert text_extent(face, line, anchor) == (*box, drawn.top + drawn.mask.height)
 
 
 if __name__ == "__main__":
