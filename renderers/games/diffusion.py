@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from renderers import sprites
-from renderers.base import BoardLayout, Coord, GameRenderer, register
+from renderers.base import BoardLayout, Coord, GameRenderer, StateMemo, register
 from renderers.canvas import Canvas
 from renderers.page import Caption
 from renderers.sprites import Sprite
@@ -25,6 +25,14 @@ class DiffusionRenderer(GameRenderer[DiffusionState]):
     game_name = "diffusion"
     state_type = DiffusionState
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._stones_of: StateMemo[tuple[tuple[Coord, ...], tuple[Coord, ...]]] = StateMemo()
+
+    def _stones(self, state: DiffusionState) -> tuple[tuple[Coord, ...], tuple[Coord, ...]]:
+        """Each seat's stones in cell order (the picture and the description both ask)."""
+        return self._stones_of.get(state, lambda: (tuple(state.stones(0)), tuple(state.stones(1))))
+
     def layout(self, state: DiffusionState) -> BoardLayout:
         return BOARD
 
@@ -32,7 +40,7 @@ class DiffusionRenderer(GameRenderer[DiffusionState]):
         self, canvas: Canvas, state: DiffusionState, layout: BoardLayout, theme: Theme
     ) -> Caption:
         board = BOARD
-        stones = {cell: COLOURS[seat] for seat in (0, 1) for cell in state.stones(seat)}
+        stones = {cell: COLOURS[seat] for seat in (0, 1) for cell in self._stones(state)[seat]}
         self._paint_paths(canvas, state, theme)
         board.draw_links(canvas, theme, stones, width=0.2)
         diameter = board.stone_diameter()
@@ -135,7 +143,7 @@ class DiffusionRenderer(GameRenderer[DiffusionState]):
         king = state.king(seat)
         return [
             f"{format_point(*cell)} king" if cell == king else format_point(*cell)
-            for cell in sorted(state.stones(seat))
+            for cell in sorted(self._stones(state)[seat])
         ]
 
     def hint_paths(self, state: DiffusionState, origin: Coord | None) -> Iterable[list[Coord]]:

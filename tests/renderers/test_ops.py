@@ -1,7 +1,8 @@
 """The operations of many pictures against digests stored from the renderers before they were
 made faster: building the operation list in a cheaper way must not change a single operation.
 
-The digests live in `ops_digests.json`. Run this module as a script to print them again
+The digests live in `ops_digests.json` (and the descriptions' in `describe_digests.json`).
+Run this module as a script to print the operations' digests again
 (`python -m tests.renderers.test_ops`), but only from code whose pictures are known right:
 regenerating them after a change hides exactly what this test is for.
 """
@@ -32,6 +33,8 @@ from renderers.view import BoardView, Hint
 from rules import GameState, get_game
 
 DIGESTS = Path(__file__).with_name("ops_digests.json")
+DESCRIPTIONS = Path(__file__).with_name("describe_digests.json")
+"""Digests of the descriptions of the same pictures, also stored from the earlier renderers."""
 GAMES: tuple[tuple[str, dict[str, object]], ...] = (
     ("diffusion", {}),
     ("groups", {}),
@@ -137,6 +140,18 @@ def test_operations_are_those_of_the_stored_digests() -> None:
     assert found.keys() == stored.keys()
     changed = [name for name, digest in found.items() if stored[name] != digest]
     assert not changed, f"{len(changed)} of {len(found)} pictures changed: {changed[:10]}"
+
+
+def test_descriptions_are_those_of_the_stored_digests() -> None:
+    """Every picture's description is the one the renderers gave before."""
+    stored = json.loads(DESCRIPTIONS.read_text())
+    found = {
+        name: hashlib.sha256(describe(state, view).encode()).hexdigest()
+        for name, state, view in cases()
+    }
+    assert found.keys() == stored.keys()
+    changed = [name for name, digest in found.items() if stored[name] != digest]
+    assert not changed, f"{len(changed)} of {len(found)} descriptions changed: {changed[:10]}"
 
 
 @pytest.mark.parametrize("game", sorted({game for game, _ in GAMES}))
