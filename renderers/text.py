@@ -87,7 +87,16 @@ def runs(face: Font, text: str) -> tuple[Run, ...]:
 
 def clear_caches() -> None:
     """Forget every line laid out (after the fallback fonts changed)."""
-    for cached in (runs, text_length, text_image, fit, _shaping, _advances, _simple_box):
+    for cached in (
+        runs,
+        text_length,
+        text_image,
+        text_extent,
+        fit,
+        _shaping,
+        _advances,
+        _simple_box,
+    ):
         cached.cache_clear()
 
 
@@ -205,6 +214,7 @@ def text_image(face: Font, text: str, anchor: str) -> TextImage:
     return _mixed_image(face, text, anchor)
 
 
+@lru_cache(maxsize=2048)
 def text_extent(face: Font, text: str, anchor: str) -> tuple[int, int, int, int]:
     """The box (left, top, right, bottom) that `text_image(face, text, anchor)` covers
     around the anchor point: a simple line is measured without being drawn."""
