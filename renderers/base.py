@@ -20,7 +20,7 @@ from rules import GameState
 
 Coord = tuple[int, int]
 """A cell or point in a game's own coordinates: (col, row) on square boards, (q, r) on hexes."""
-_MAX_PASTES = 50_000
+_MAX_PASTES = 20_000
 """Past this many remembered pastes a layout forgets them all (a few megabytes at most)."""
 
 

@@ -17,6 +17,7 @@ from renderers.theme import Theme
 from rules.squares import column_letter
 
 LinkKey = tuple[int, int, int, str]
+"""A link bar as (col, row, direction, colour): to the right (direction 0) or upward (1)."""
 
 
 @dataclass(frozen=True)
