@@ -2,23 +2,26 @@
 
 from __future__ import annotations
 
+import threading
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
-from functools import lru_cache
+from collections.abc import Callable, Iterable
+from functools import cached_property, lru_cache
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from PIL import Image
 
 from renderers import sprites
-from renderers.canvas import Canvas
+from renderers.canvas import Canvas, Op
 from renderers.page import BOARD_TOP, WIDTH, Caption, blank_page, draw_footer, draw_header
-from renderers.sprites import Point
+from renderers.sprites import Point, Sprite
 from renderers.theme import DEFAULT_THEME, Theme
 from renderers.view import BoardView
 from rules import GameState
 
 Coord = tuple[int, int]
 """A cell or point in a game's own coordinates: (col, row) on square boards, (q, r) on hexes."""
+_MAX_PASTES = 20_000
+"""Past this many remembered pastes a layout forgets them all (a few megabytes at most)."""
 
 
 class UnknownRendererError(LookupError):
@@ -38,9 +41,44 @@ class BoardLayout(ABC):
     def pitch(self) -> int:
         """The distance between neighbouring cell centres, which sizes stones and marks."""
 
-    @abstractmethod
     def centre(self, coord: Coord) -> Point:
         """The pixel centre of a cell or point."""
+        centres = self._centres
+        found = centres.get(coord)
+        if found is None:
+            found = centres[coord] = self._centre(coord)
+        return found
+
+    @abstractmethod
+    def _centre(self, coord: Coord) -> Point:
+        """The pixel centre of a cell or point, computed (`centre` remembers it)."""
+
+    @cached_property
+    def _centres(self) -> dict[Coord, Point]:
+        return {}
+
+    @cached_property
+    def _pastes(self) -> dict[tuple[Sprite, Coord], Op | None]:
+        return {}
+
+    def paste_on(self, canvas: Canvas, sprite: Sprite, coord: Coord) -> None:
+        """Paste `sprite` centred on the cell or point `coord`, as `canvas.paste` does.
+
+        The operation is remembered per sprite and cell: boards paste the same stones on
+        the same cells at every move. (A layout's pages all have the same height.)
+        """
+        key = (sprite, coord)
+        pastes = self._pastes
+        op = pastes.get(key)
+        if op is not None:
+            canvas.ops.append(op)
+        elif key not in pastes:  # else it lies off the page
+            if len(pastes) >= _MAX_PASTES:
+                pastes.clear()
+            ops = canvas.ops
+            count = len(ops)
+            canvas.paste(sprite, self.centre(coord))
+            pastes[key] = ops[-1] if len(ops) > count else None
 
     @abstractmethod
     def draw_static(self, image: Image.Image, theme: Theme) -> None:
@@ -66,14 +104,18 @@ class BoardLayout(ABC):
     ) -> None:
         """Paste a plain stone on each (cell, colour), colour being `black` or `white`."""
         diameter = self.stone_diameter()
+        chosen: dict[str, Sprite] = {}
         for coord, colour in stones:
-            canvas.paste(sprites.stone(theme, colour, diameter), self.centre(coord))
+            sprite = chosen.get(colour)
+            if sprite is None:
+                sprite = chosen[colour] = sprites.stone(theme, colour, diameter)
+            self.paste_on(canvas, sprite, coord)
 
     def mark_last(self, canvas: Canvas, theme: Theme, coord: Coord) -> None:
         """Ring the stone the last move placed or moved."""
         width = max(3.0, self.pitch * 0.08)
         mark = sprites.ring(theme.rgb("accent"), round(self.stone_diameter() * 0.5), width)
-        canvas.paste(mark, self.centre(coord))
+        self.paste_on(canvas, mark, coord)
 
     def mark_captured(self, canvas: Canvas, theme: Theme, coord: Coord, colour: str) -> None:
         """Mark where a stone taken by the last move stood: a faint stone struck by a cross."""
@@ -102,6 +144,32 @@ def _static_page(layout: BoardLayout, theme: Theme) -> Image.Image:
 
 
 StateT = TypeVar("StateT", bound=GameState[Any])
+ValueT = TypeVar("ValueT")
+
+
+class StateMemo(Generic[ValueT]):
+    """Values computed from the last few states, by identity (the engines' states are
+    immutable): a picture and its description ask for the same things about one state."""
+
+    __slots__ = ("_items", "_lock", "_size")
+
+    def __init__(self, size: int = 16) -> None:
+        self._size = size
+        self._items: dict[int, tuple[object, ValueT]] = {}
+        self._lock = threading.Lock()  # pictures are drawn in worker threads
+
+    def get(self, state: object, compute: Callable[[], ValueT]) -> ValueT:
+        """The value remembered for `state`, or `compute()` remembered."""
+        items = self._items
+        found = items.get(id(state))
+        if found is not None and found[0] is state:
+            return found[1]
+        value = compute()
+        with self._lock:
+            while len(items) >= self._size:
+                del items[next(iter(items))]
+            items[id(state)] = (state, value)
+        return value
 
 
 class GameRenderer(ABC, Generic[StateT]):
@@ -111,6 +179,9 @@ class GameRenderer(ABC, Generic[StateT]):
     """The `rules` name of the game drawn."""
     state_type: ClassVar[type[GameState[Any]]]
     """The engine's state class."""
+
+    def __init__(self) -> None:
+        self._captions: StateMemo[Caption] = StateMemo()
 
     def narrow(self, state: GameState[Any]) -> StateT:
         """Return `state` as this game's state type, or raise `UnknownRendererError`."""
@@ -129,6 +200,10 @@ class GameRenderer(ABC, Generic[StateT]):
     @abstractmethod
     def caption(self, state: StateT) -> Caption:
         """The game-specific words around the board (facts per seat, a note, details)."""
+
+    def cached_caption(self, state: StateT) -> Caption:
+        """`caption(state)`, remembered for the last few states."""
+        return self._captions.get(state, lambda: self.caption(state))
 
     @abstractmethod
     def parse_cell(self, state: StateT, text: str) -> Coord:

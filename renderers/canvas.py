@@ -24,7 +24,7 @@ from PIL import Image, ImageDraw
 
 from renderers.fonts import Font
 from renderers.sprites import Point, Sprite, stroke_box, strokes_on
-from renderers.text import text_image
+from renderers.text import text_extent, text_image
 from renderers.theme import RGB
 
 DrawFn = Callable[[Image.Image, int, Any], None]
@@ -122,8 +122,7 @@ class Canvas:
 
 def text_box(face: Font, text: str, anchor: str) -> tuple[int, int, int, int]:
     """The box `text` covers around its anchor point."""
-    drawn = text_image(face, text, anchor)
-    return drawn.left, drawn.top, drawn.left + drawn.mask.width, drawn.top + drawn.mask.height
+    return text_extent(face, text, anchor)
 
 
 def _pixels(box: Box) -> IntBox:

@@ -27,7 +27,7 @@ def describe(state: GameState[Any], view: BoardView | None = None) -> str:
     view = view or _PLAIN
     renderer = renderer_for(state)
     own = renderer.narrow(state)
-    caption = renderer.caption(own)
+    caption = renderer.cached_caption(own)
     lines = [
         f"{_sentence(move_line(state, caption))}",
         _sentence(status_line(state, view, caption)),

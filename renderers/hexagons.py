@@ -76,7 +76,7 @@ class HexBoard(BoardLayout):
     def pitch(self) -> int:
         return self.cell
 
-    def centre(self, coord: Coord) -> Point:
+    def _centre(self, coord: Coord) -> Point:
         q, r = coord
         return self.origin_x + (q - r / 2) * self.cell, self.origin_y - r * self.row
 

@@ -75,7 +75,7 @@ class PointGrid(BoardLayout):
         """The pixel of the top-left intersection."""
         return self.left + self.margin, BOARD_TOP + self.margin
 
-    def centre(self, coord: Coord) -> Point:
+    def _centre(self, coord: Coord) -> Point:
         x, y = coord
         x0, y0 = self.origin
         return x0 + x * self.spacing, y0 + (self.points - 1 - y) * self.spacing

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from PIL import Image, ImageDraw
 
 from renderers import sprites
 from renderers.base import BoardLayout, Coord
-from renderers.canvas import Canvas
+from renderers.canvas import Canvas, Op
 from renderers.fonts import font
 from renderers.page import BOARD_MAX_HEIGHT, BOARD_MAX_WIDTH, BOARD_TOP, WIDTH
 from renderers.sprites import Point
 from renderers.theme import Theme
 from rules.squares import column_letter
+
+LinkKey = tuple[int, int, int, str]
+"""A link bar as (col, row, direction, colour): to the right (direction 0) or upward (1)."""
 
 
 @dataclass(frozen=True)
@@ -70,7 +74,7 @@ class SquareBoard(BoardLayout):
         """The top-left corner of the top-left cell."""
         return self.left + self.margin, BOARD_TOP + self.margin
 
-    def centre(self, coord: Coord) -> Point:
+    def _centre(self, coord: Coord) -> Point:
         col, row = coord
         x0, y0 = self.origin
         half = self.cell // 2
@@ -128,20 +132,66 @@ class SquareBoard(BoardLayout):
 
         `stones` maps each occupied cell to its stone colour (`black` or `white`).
         """
-        bar = max(4, round(self.cell * width))
+        links = self._links(canvas, theme, width)
+        ops = canvas.ops
+        neighbour = stones.get
         for (col, row), colour in stones.items():
-            fill, edge, _ = sprites.stone_colours(theme, colour)
-            if colour == "black":
-                edge = theme.rgb("black_rim")
-            x, y = self.centre((col, row))
-            for neighbour in ((col + 1, row), (col, row + 1)):
-                if stones.get(neighbour) != colour:
-                    continue
-                nx, ny = self.centre(neighbour)
-                box = (
-                    min(x, nx) - bar / 2,
-                    min(y, ny) - bar / 2,
-                    max(x, nx) + bar / 2 - 1,
-                    max(y, ny) + bar / 2 - 1,
-                )
-                canvas.rectangle(box, fill=fill, outline=edge, width=2)
+            if neighbour((col + 1, row)) == colour:
+                ops.append(links[col, row, 0, colour])
+            if neighbour((col, row + 1)) == colour:
+                ops.append(links[col, row, 1, colour])
+
+    def _links(self, canvas: Canvas, theme: Theme, width: float) -> dict[LinkKey, Op]:
+        """The operation of every bar `draw_links` may draw, by (col, row, direction, colour):
+        the bar from (col, row) to its right (direction 0) or upper (1) neighbour."""
+        key = (theme, width)
+        found = self._link_tables.get(key)
+        if found is None:
+            scratch = Canvas(canvas.page, canvas.page_key, canvas.board_rows)
+            found = {}
+            for col in range(self.columns):
+                for row in range(self.rows):
+                    ends = ((col + 1, row), (col, row + 1))
+                    for direction, (end_col, end_row) in enumerate(ends):
+                        if end_col >= self.columns or end_row >= self.rows:
+                            continue
+                        for colour in ("black", "white"):
+                            self._draw_link(
+                                scratch, theme, colour, (col, row), direction=direction, width=width
+                            )
+                            found[col, row, direction, colour] = scratch.ops.pop()
+            if len(self._link_tables) >= 8:
+                self._link_tables.clear()
+            self._link_tables[key] = found
+        return found
+
+    @cached_property
+    def _link_tables(self) -> dict[tuple[Theme, float], dict[LinkKey, Op]]:
+        return {}
+
+    def _draw_link(
+        self,
+        canvas: Canvas,
+        theme: Theme,
+        colour: str,
+        cell: Coord,
+        *,
+        direction: int,
+        width: float,
+    ) -> None:
+        """The bar from `cell` to its right (`direction` 0) or upper (1) neighbour, both
+        holding a stone of `colour`."""
+        bar = max(4, round(self.cell * width))
+        fill, edge, _ = sprites.stone_colours(theme, colour)
+        if colour == "black":
+            edge = theme.rgb("black_rim")
+        col, row = cell
+        x, y = self.centre(cell)
+        nx, ny = self.centre((col + 1, row) if direction == 0 else (col, row + 1))
+        box = (
+            min(x, nx) - bar / 2,
+            min(y, ny) - bar / 2,
+            max(x, nx) + bar / 2 - 1,
+            max(y, ny) + bar / 2 - 1,
+        )
+        canvas.rectangle(box, fill=fill, outline=edge, width=2)

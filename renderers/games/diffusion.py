@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from renderers import sprites
-from renderers.base import BoardLayout, Coord, GameRenderer, register
+from renderers.base import BoardLayout, Coord, GameRenderer, StateMemo, register
 from renderers.canvas import Canvas
 from renderers.page import Caption
+from renderers.sprites import Sprite
 from renderers.square import SquareBoard
 from renderers.theme import Theme
-from rules.diffusion import SIZE, TURN_LIMIT, DiffusionState
+from rules.diffusion import SIZE, TURN_LIMIT, DiffusionState, group_sizes
 from rules.squares import format_point, parse_point
 
 BOARD = SquareBoard.fit(SIZE, SIZE, stone_scale=0.9)
@@ -24,6 +25,14 @@ class DiffusionRenderer(GameRenderer[DiffusionState]):
     game_name = "diffusion"
     state_type = DiffusionState
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._stones_of: StateMemo[tuple[tuple[Coord, ...], tuple[Coord, ...]]] = StateMemo()
+
+    def _stones(self, state: DiffusionState) -> tuple[tuple[Coord, ...], tuple[Coord, ...]]:
+        """Each seat's stones in cell order (the picture and the description both ask)."""
+        return self._stones_of.get(state, lambda: (tuple(state.stones(0)), tuple(state.stones(1))))
+
     def layout(self, state: DiffusionState) -> BoardLayout:
         return BOARD
 
@@ -31,17 +40,21 @@ class DiffusionRenderer(GameRenderer[DiffusionState]):
         self, canvas: Canvas, state: DiffusionState, layout: BoardLayout, theme: Theme
     ) -> Caption:
         board = BOARD
-        stones = {cell: COLOURS[seat] for seat in (0, 1) for cell in state.stones(seat)}
+        stones = {cell: COLOURS[seat] for seat in (0, 1) for cell in self._stones(state)[seat]}
         self._paint_paths(canvas, state, theme)
         board.draw_links(canvas, theme, stones, width=0.2)
         diameter = board.stone_diameter()
+        chosen: dict[tuple[str, int | None], Sprite] = {}
         for cell, colour in sorted(stones.items()):
             size = state.frozen_size(*cell)
-            label = str(size) if size else ""
-            sprite = sprites.labelled_stone(theme, colour, diameter, label)
-            canvas.paste(sprite, board.centre(cell))
+            sprite = chosen.get((colour, size))
+            if sprite is None:
+                label = str(size) if size else ""
+                sprite = sprites.labelled_stone(theme, colour, diameter, label)
+                chosen[colour, size] = sprite
+            board.paste_on(canvas, sprite, cell)
         self._paint_marks(canvas, state, theme)
-        return self.caption(state)
+        return self.cached_caption(state)
 
     def _paint_paths(self, canvas: Canvas, state: DiffusionState, theme: Theme) -> None:
         """This turn's moves so far, or the whole last turn at a turn's start; the last one bold."""
@@ -102,9 +115,10 @@ class DiffusionRenderer(GameRenderer[DiffusionState]):
             canvas.paste(mark, BOARD.centre(path[-2]))
 
     def caption(self, state: DiffusionState) -> Caption:
+        counts = group_sizes(state.board)[1]  # both seats' at once (`group_count` is one)
         facts = tuple(
             (
-                f"groups {state.group_count(seat)}",
+                f"groups {counts[seat]}",
                 f"turns {state.turns_completed(seat)}/{TURN_LIMIT}",
             )
             for seat in (0, 1)
@@ -129,7 +143,7 @@ class DiffusionRenderer(GameRenderer[DiffusionState]):
         king = state.king(seat)
         return [
             f"{format_point(*cell)} king" if cell == king else format_point(*cell)
-            for cell in sorted(state.stones(seat))
+            for cell in sorted(self._stones(state)[seat])
         ]
 
     def hint_paths(self, state: DiffusionState, origin: Coord | None) -> Iterable[list[Coord]]:

@@ -64,7 +64,7 @@ class GroupsRenderer(GameRenderer[GroupsState]):
         board.draw_stones(canvas, theme, sorted(stones.items()))
         if move is not None:
             board.mark_last(canvas, theme, _coord(move.target))
-        return self.caption(state)
+        return self.cached_caption(state)
 
     def caption(self, state: GroupsState) -> Caption:
         facts = tuple(self._facts(state, seat) for seat in (0, 1))

@@ -56,7 +56,7 @@ class HexadeRenderer(GameRenderer[HexadeState]):
         move = state.last_move
         if move is not None:
             board.mark_last(canvas, theme, (move.q, move.r))
-        return self.caption(state)
+        return self.cached_caption(state)
 
     def _paint_forbidden(
         self, canvas: Canvas, state: HexadeState, board: HexBoard, theme: Theme

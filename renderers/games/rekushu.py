@@ -108,7 +108,7 @@ class RekushuRenderer(GameRenderer[RekushuState]):
         forbidden = state.forbidden_mirror_cell()
         if forbidden is not None:
             board.mark_forbidden(canvas, theme, forbidden)
-        return self.caption(state)
+        return self.cached_caption(state)
 
     def _paint_tiles(
         self, canvas: Canvas, state: RekushuState, board: PointGrid, theme: Theme

@@ -159,7 +159,7 @@ class StonesRenderer(GameRenderer[StonesState]):
             board.mark_captured(canvas, theme, (col, row), COLOURS[seat])
         slots = self._stakes(canvas, state, board, theme)
         self._mark_last(canvas, state, board, theme, slots)
-        return self.caption(state)
+        return self.cached_caption(state)
 
     def _stakes(
         self, canvas: Canvas, state: StonesState, board: StakeBoard, theme: Theme
