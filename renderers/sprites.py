@@ -352,7 +352,9 @@ def strokes_on(
     if last <= first:
         return
     lines = tuple(tuple(stroke) for stroke in strokes)
-    masks = stroke_masks(lines, width, edge is not None, tuple(dots), box).masks(first, last)
+    masks = stroke_masks(lines, width, edge is not None, tuple(dots), box).masks(
+        first, last, (dy, image.height)
+    )
     inks = (edge, colour) if edge is not None else (colour,)
     for ink, (mask, x, y) in zip(inks, masks, strict=True):
         if mask is not None:
@@ -378,37 +380,54 @@ BandMask = tuple[Image.Image | None, int, int]
 
 
 class StrokeMasks:
-    """The shapes of strokes over a box, drawn on demand for any rows of the picture.
+    """The shapes of strokes over a box, drawn for the bands of a picture.
 
     The shapes are the calls `ImageDraw.line(..., joint="curve")` and `ImageDraw.ellipse`
-    make for the whole box's supersampled mask (the edge layer, then the stroke). A band
-    draws only those that reach its rows, on a mask that starts at its first row: Pillow
-    truncates every coordinate to whole pixels and then rasterises with integer (and,
-    within a row, float but translation invariant) arithmetic, so shifting the truncated
-    coordinates up by whole pixels changes no pixel. Columns keep the box's origin: a
-    polygon's edges are filled with float arithmetic on absolute columns.
+    make for the whole box's supersampled mask (the edge layer, then the stroke). The first
+    band asked for draws them all once and reduces, for every band of the same height
+    (`grid`), only the columns its shapes may reach there: the bands of a picture then
+    only paste. Rows not on that grid draw only the shapes that reach them, on a mask that
+    starts at their first row: Pillow truncates every coordinate to whole pixels and then
+    rasterises with integer (and, within a row, float but translation invariant)
+    arithmetic, so shifting the truncated coordinates up by whole pixels changes no pixel.
+    Columns keep the box's origin: a polygon's edges are filled with float arithmetic on
+    absolute columns.
     """
 
-    __slots__ = ("bands", "box", "layers")
+    __slots__ = ("bands", "box", "layers", "shapes")
 
     def __init__(self, box: tuple[int, int, int, int], layers: list[list[Shape]]) -> None:
         self.box = box
+        self.shapes = layers
         self.layers = [_index(shapes) for shapes in layers]
         self.bands: dict[tuple[int, int], tuple[BandMask, ...]] = {}
 
-    def masks(self, first: int, last: int) -> tuple[BandMask, ...]:
+    def masks(self, first: int, last: int, grid: tuple[int, int]) -> tuple[BandMask, ...]:
         """The mask of each layer for rows `first` to `last` of the picture (only the columns
-        its shapes may reach there)."""
+        its shapes may reach there), one of the bands of `grid` rows (the top of one, their
+        height) of the box."""
         found = self.bands.get((first, last))
-        if found is None:
-            found = tuple(self._draw(buckets, first, last) for buckets in self.layers)
-            if last - first <= _KEPT_ROWS:
-                self.bands[first, last] = found
+        if found is not None:
+            return found
+        start, rows = grid
+        if rows <= _KEPT_ROWS and not self.bands:
+            start += (self.box[1] - start) // rows * rows
+            strips = [
+                (max(self.box[1], top), min(self.box[3], top + rows))
+                for top in range(start, self.box[3], rows)
+            ]
+            layers = [self._draw_all(index, strips) for index in range(len(self.layers))]
+            self.bands.update(zip(strips, zip(*layers, strict=True), strict=True))
+            found = self.bands.get((first, last))
+            if found is not None:
+                return found
+        found = tuple(self._draw(buckets, first, last) for buckets in self.layers)
+        if last - first <= _KEPT_ROWS:
+            self.bands[first, last] = found
         return found
 
-    def _draw(self, buckets: list[list[Shape]], first: int, last: int) -> BandMask:
-        left, top, right, _ = self.box
-        low, high = (first - top) * _SCALE, (last - top) * _SCALE
+    def _near(self, buckets: list[list[Shape]], low: int, high: int) -> list[Shape]:
+        """The shapes that may touch supersampled rows `low` to `high`."""
         near: list[Shape] = []
         above = low // _BUCKET
         for index in range(above, min(len(buckets), (high - 1) // _BUCKET + 1)):
@@ -419,24 +438,59 @@ class StrokeMasks:
                 for s in buckets[index]
                 if s[0] < high and s[1] >= low and (s[0] >= start or index == above)
             ]
-        if not near:
-            return None, 0, 0
+        return near
+
+    def _columns(self, near: list[Shape]) -> tuple[int, int]:
+        """The picture's columns (from the box's left) that `near` shapes may reach."""
+        left, _, right, _ = self.box
         begin = max(0, min([shape[2] for shape in near])) // _SCALE
         end = -(-min((right - left) * _SCALE, max([shape[3] for shape in near]) + 1) // _SCALE)
+        return begin, end
+
+    def _draw_all(self, layer: int, strips: list[tuple[int, int]]) -> list[BandMask]:
+        """Layer `layer` drawn whole, reduced strip by strip."""
+        left, top, right, bottom = self.box
+        shapes, buckets = self.shapes[layer], self.layers[layer]
+        found: list[BandMask] = [(None, 0, 0)] * len(strips)
+        if not shapes:
+            return found
+        mask = Image.new("L", ((right - left) * _SCALE, (bottom - top) * _SCALE))
+        _draw_shapes(ImageDraw.Draw(mask).draw, shapes, 0)
+        for index, (first, last) in enumerate(strips):
+            low, high = (first - top) * _SCALE, (last - top) * _SCALE
+            near = self._near(buckets, low, high)
+            if near:
+                begin, end = self._columns(near)
+                if end > begin:
+                    area = (begin * _SCALE, low, end * _SCALE, high)
+                    found[index] = (mask.reduce(_SCALE, area), left + begin, first)
+        return found
+
+    def _draw(self, buckets: list[list[Shape]], first: int, last: int) -> BandMask:
+        left, top, _, _ = self.box
+        low, high = (first - top) * _SCALE, (last - top) * _SCALE
+        near = self._near(buckets, low, high)
+        if not near:
+            return None, 0, 0
+        begin, end = self._columns(near)
         if end <= begin:
             return None, 0, 0
         mask = Image.new("L", (end * _SCALE, high - low))
-        # Pillow's drawing core: ImageDraw's methods only check and convert arguments.
-        core = ImageDraw.Draw(mask).draw
-        for _, _, _, _, kind, x0, y0, x1, y1, a, b in near:
-            if kind == _LINE:
-                core.draw_lines((x0, y0 - low, x1, y1 - low), 255, int(a))
-            elif kind == _DISC:
-                core.draw_ellipse((x0, y0 - low, x1, y1 - low), 255, 1)
-            else:
-                core.draw_pieslice((x0, y0 - low, x1, y1 - low), a, b, 255, 1)
+        _draw_shapes(ImageDraw.Draw(mask).draw, near, low)
         small = mask.reduce(_SCALE, (begin * _SCALE, 0, end * _SCALE, high - low))
         return small, left + begin, first
+
+
+def _draw_shapes(core: Any, shapes: list[Shape], low: int) -> None:
+    """Draw `shapes` moved up by `low` rows with Pillow's drawing core (ImageDraw's methods
+    only check and convert their arguments)."""
+    for _, _, _, _, kind, x0, y0, x1, y1, a, b in shapes:
+        if kind == _LINE:
+            core.draw_lines((x0, y0 - low, x1, y1 - low), 255, int(a))
+        elif kind == _DISC:
+            core.draw_ellipse((x0, y0 - low, x1, y1 - low), 255, 1)
+        else:
+            core.draw_pieslice((x0, y0 - low, x1, y1 - low), a, b, 255, 1)
 
 
 def _index(shapes: list[Shape]) -> list[list[Shape]]:
