@@ -358,8 +358,9 @@ def strokes_on(
     inks = (edge, colour) if edge is not None else (colour,)
     for ink, (mask, x, y) in zip(inks, masks, strict=True):
         if mask is not None:
-            assert ink is not None
-            image.paste(ink, (x, y - dy), mask)
+            # Pillow's core paste, as `Image.paste` calls it: the ink through the grey mask.
+            width, height = mask.size
+            image.im.paste(ink, (x, y - dy, x + width, y - dy + height), mask)
 
 
 _SCALE = 3
@@ -375,8 +376,9 @@ Shape = tuple[int, int, int, int, int, int, int, int, int, float, float]
 the supersampled mask (a line `a` wide, a disc or a pie slice from angle `a` to `b`), its
 corners or ends already truncated to whole pixels as Pillow would, after the rows and columns
 it may touch (inclusive)."""
-BandMask = tuple[Image.Image | None, int, int]
-"""A layer's mask (None when it has no ink there) and the picture's pixel of its corner."""
+BandMask = tuple[Any, int, int]
+"""A layer's mask (Pillow's core image "L", None when it has no ink there) and the picture's
+pixel of its corner."""
 
 
 class StrokeMasks:
@@ -454,8 +456,8 @@ class StrokeMasks:
         found: list[BandMask] = [(None, 0, 0)] * len(strips)
         if not shapes:
             return found
-        mask = Image.new("L", ((right - left) * _SCALE, (bottom - top) * _SCALE))
-        _draw_shapes(ImageDraw.Draw(mask).draw, shapes, 0)
+        mask = Image.core.fill("L", ((right - left) * _SCALE, (bottom - top) * _SCALE), 0)
+        _draw_shapes(mask, shapes, 0)
         for index, (first, last) in enumerate(strips):
             low, high = (first - top) * _SCALE, (last - top) * _SCALE
             near = self._near(buckets, low, high)
@@ -463,7 +465,7 @@ class StrokeMasks:
                 begin, end = self._columns(near)
                 if end > begin:
                     area = (begin * _SCALE, low, end * _SCALE, high)
-                    found[index] = (mask.reduce(_SCALE, area), left + begin, first)
+                    found[index] = (mask.reduce((_SCALE, _SCALE), area), left + begin, first)
         return found
 
     def _draw(self, buckets: list[list[Shape]], first: int, last: int) -> BandMask:
@@ -475,15 +477,17 @@ class StrokeMasks:
         begin, end = self._columns(near)
         if end <= begin:
             return None, 0, 0
-        mask = Image.new("L", (end * _SCALE, high - low))
-        _draw_shapes(ImageDraw.Draw(mask).draw, near, low)
-        small = mask.reduce(_SCALE, (begin * _SCALE, 0, end * _SCALE, high - low))
+        mask = Image.core.fill("L", (end * _SCALE, high - low), 0)
+        _draw_shapes(mask, near, low)
+        small = mask.reduce((_SCALE, _SCALE), (begin * _SCALE, 0, end * _SCALE, high - low))
         return small, left + begin, first
 
 
-def _draw_shapes(core: Any, shapes: list[Shape], low: int) -> None:
-    """Draw `shapes` moved up by `low` rows with Pillow's drawing core (ImageDraw's methods
-    only check and convert their arguments)."""
+def _draw_shapes(mask: Any, shapes: list[Shape], low: int) -> None:
+    """Draw `shapes` moved up by `low` rows on Pillow's core image `mask` with Pillow's
+    drawing core, as ImageDraw's methods call it after checking their arguments (their
+    wrappers, and those of `Image`, cost more than drawing a small shape)."""
+    core = Image.core.draw(mask, 0)
     for _, _, _, _, kind, x0, y0, x1, y1, a, b in shapes:
         if kind == _LINE:
             core.draw_lines((x0, y0 - low, x1, y1 - low), 255, int(a))

@@ -121,11 +121,12 @@ def test_a_band_draws_only_near_its_rows() -> None:
             first + 5, first + 37, (first + 5, 32)
         ):
             assert mask is not None
+            width, height = mask.size
             assert y in {first, first + 5}
-            assert mask.height == 32
+            assert height == 32
             assert box[0] <= x
-            assert x + mask.width <= box[2]
-            assert mask.width < (box[2] - box[0]) / 2
+            assert x + width <= box[2]
+            assert width < (box[2] - box[0]) / 2
 
 
 def test_masks_of_a_band_are_kept() -> None:
