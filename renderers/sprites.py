@@ -9,6 +9,7 @@ cell a struck-through circle and the liberty a stake is attached to a hollow dia
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from functools import lru_cache, wraps
@@ -347,51 +348,267 @@ def strokes_on(
         box = stroke_box(strokes, width, dots, image.size)
         if box is None:
             return
+    first, last = max(box[1], dy), min(box[3], dy + image.height)
+    if last <= first:
+        return
     lines = tuple(tuple(stroke) for stroke in strokes)
-    left, top, right, bottom = box
-    for ink, mask in stroke_masks(lines, colour, width, edge=edge, dots=tuple(dots), box=box):
-        image.paste(ink, (left, top - dy, right, bottom - dy), mask)
+    masks = stroke_masks(lines, width, edge is not None, tuple(dots), box).masks(
+        first, last, (dy, image.height)
+    )
+    inks = (edge, colour) if edge is not None else (colour,)
+    for ink, (mask, x, y) in zip(inks, masks, strict=True):
+        if mask is not None:
+            # Pillow's core paste, as `Image.paste` calls it: the ink through the grey mask.
+            width, height = mask.size
+            image.im.paste(ink, (x, y - dy, x + width, y - dy + height), mask)
 
 
-@lru_cache(maxsize=32)  # a whole-board path's masks are about a megabyte
+_SCALE = 3
+"""Strokes are drawn this many times larger and reduced."""
+_BUCKET = 32 * _SCALE
+"""Supersampled rows per bucket of the index of shapes by row."""
+_KEPT_ROWS = 64
+"""Masks of at most this many rows (bands) are kept for the next picture."""
+_LINE, _DISC, _PIE = 0, 1, 2
+
+Shape = tuple[int, int, int, int, int, int, int, int, int, float, float]
+"""(top, bottom, left, right, kind, x0, y0, x1, y1, a, b): one call of Pillow's drawing core on
+the supersampled mask (a line `a` wide, a disc or a pie slice from angle `a` to `b`), its
+corners or ends already truncated to whole pixels as Pillow would, after the rows and columns
+it may touch (inclusive)."""
+BandMask = tuple[Any, int, int]
+"""A layer's mask (Pillow's core image "L", None when it has no ink there) and the picture's
+pixel of its corner."""
+
+
+class StrokeMasks:
+    """The shapes of strokes over a box, drawn for the bands of a picture.
+
+    The shapes are the calls `ImageDraw.line(..., joint="curve")` and `ImageDraw.ellipse`
+    make for the whole box's supersampled mask (the edge layer, then the stroke). The first
+    band asked for draws them all once and reduces, for every band of the same height
+    (`grid`), only the columns its shapes may reach there: the bands of a picture then
+    only paste. Rows not on that grid draw only the shapes that reach them, on a mask that
+    starts at their first row: Pillow truncates every coordinate to whole pixels and then
+    rasterises with integer (and, within a row, float but translation invariant)
+    arithmetic, so shifting the truncated coordinates up by whole pixels changes no pixel.
+    Columns keep the box's origin: a polygon's edges are filled with float arithmetic on
+    absolute columns.
+    """
+
+    __slots__ = ("bands", "box", "layers", "shapes")
+
+    def __init__(self, box: tuple[int, int, int, int], layers: list[list[Shape]]) -> None:
+        self.box = box
+        self.shapes = layers
+        self.layers = [_index(shapes) for shapes in layers]
+        self.bands: dict[tuple[int, int], tuple[BandMask, ...]] = {}
+
+    def masks(self, first: int, last: int, grid: tuple[int, int]) -> tuple[BandMask, ...]:
+        """The mask of each layer for rows `first` to `last` of the picture (only the columns
+        its shapes may reach there), one of the bands of `grid` rows (the top of one, their
+        height) of the box."""
+        found = self.bands.get((first, last))
+        if found is not None:
+            return found
+        start, rows = grid
+        if rows <= _KEPT_ROWS and not self.bands:
+            start += (self.box[1] - start) // rows * rows
+            strips = [
+                (max(self.box[1], top), min(self.box[3], top + rows))
+                for top in range(start, self.box[3], rows)
+            ]
+            layers = [self._draw_all(index, strips) for index in range(len(self.layers))]
+            self.bands.update(zip(strips, zip(*layers, strict=True), strict=True))
+            found = self.bands.get((first, last))
+            if found is not None:
+                return found
+        found = tuple(self._draw(buckets, first, last) for buckets in self.layers)
+        if last - first <= _KEPT_ROWS:
+            self.bands[first, last] = found
+        return found
+
+    def _near(self, buckets: list[list[Shape]], low: int, high: int) -> list[Shape]:
+        """The shapes that may touch supersampled rows `low` to `high`."""
+        near: list[Shape] = []
+        above = low // _BUCKET
+        for index in range(above, min(len(buckets), (high - 1) // _BUCKET + 1)):
+            start = index * _BUCKET
+            # A shape that starts above this bucket is in the one above too.
+            near += [
+                s
+                for s in buckets[index]
+                if s[0] < high and s[1] >= low and (s[0] >= start or index == above)
+            ]
+        return near
+
+    def _columns(self, near: list[Shape]) -> tuple[int, int]:
+        """The picture's columns (from the box's left) that `near` shapes may reach."""
+        left, _, right, _ = self.box
+        begin = max(0, min([shape[2] for shape in near])) // _SCALE
+        end = -(-min((right - left) * _SCALE, max([shape[3] for shape in near]) + 1) // _SCALE)
+        return begin, end
+
+    def _draw_all(self, layer: int, strips: list[tuple[int, int]]) -> list[BandMask]:
+        """Layer `layer` drawn whole, reduced strip by strip."""
+        left, top, right, bottom = self.box
+        shapes, buckets = self.shapes[layer], self.layers[layer]
+        found: list[BandMask] = [(None, 0, 0)] * len(strips)
+        if not shapes:
+            return found
+        mask = Image.core.fill("L", ((right - left) * _SCALE, (bottom - top) * _SCALE), 0)
+        _draw_shapes(mask, shapes, 0)
+        for index, (first, last) in enumerate(strips):
+            low, high = (first - top) * _SCALE, (last - top) * _SCALE
+            near = self._near(buckets, low, high)
+            if near:
+                begin, end = self._columns(near)
+                if end > begin:
+                    area = (begin * _SCALE, low, end * _SCALE, high)
+                    found[index] = (mask.reduce((_SCALE, _SCALE), area), left + begin, first)
+        return found
+
+    def _draw(self, buckets: list[list[Shape]], first: int, last: int) -> BandMask:
+        left, top, _, _ = self.box
+        low, high = (first - top) * _SCALE, (last - top) * _SCALE
+        near = self._near(buckets, low, high)
+        if not near:
+            return None, 0, 0
+        begin, end = self._columns(near)
+        if end <= begin:
+            return None, 0, 0
+        mask = Image.core.fill("L", (end * _SCALE, high - low), 0)
+        _draw_shapes(mask, near, low)
+        small = mask.reduce((_SCALE, _SCALE), (begin * _SCALE, 0, end * _SCALE, high - low))
+        return small, left + begin, first
+
+
+def _draw_shapes(mask: Any, shapes: list[Shape], low: int) -> None:
+    """Draw `shapes` moved up by `low` rows on Pillow's core image `mask` with Pillow's
+    drawing core, as ImageDraw's methods call it after checking their arguments (their
+    wrappers, and those of `Image`, cost more than drawing a small shape)."""
+    core = Image.core.draw(mask, 0)
+    for _, _, _, _, kind, x0, y0, x1, y1, a, b in shapes:
+        if kind == _LINE:
+            core.draw_lines((x0, y0 - low, x1, y1 - low), 255, int(a))
+        elif kind == _DISC:
+            core.draw_ellipse((x0, y0 - low, x1, y1 - low), 255, 1)
+        else:
+            core.draw_pieslice((x0, y0 - low, x1, y1 - low), a, b, 255, 1)
+
+
+def _index(shapes: list[Shape]) -> list[list[Shape]]:
+    """Shapes by the buckets of rows they may touch (a shape is in each of its buckets)."""
+    buckets: list[list[Shape]] = []
+    for shape in shapes:
+        last = shape[1] // _BUCKET
+        if last >= len(buckets):
+            buckets += [[] for _ in range(last + 1 - len(buckets))]
+        for index in range(max(0, shape[0] // _BUCKET), last + 1):
+            buckets[index].append(shape)
+    return buckets
+
+
+@lru_cache(maxsize=32)  # each keeps its bands' masks: a whole-board path's are about a MB
 def stroke_masks(
     lines: tuple[tuple[Point, ...], ...],
-    colour: RGB,
     width: float,
-    *,
-    edge: RGB | None,
+    edged: bool,
     dots: tuple[tuple[Point, float], ...],
     box: tuple[int, int, int, int],
-) -> tuple[tuple[RGB, Image.Image], ...]:
-    """The inks of strokes with the grey mask each is painted through, over `box`.
+) -> StrokeMasks:
+    """The masks of strokes (with an edge layer if `edged`) and dots over `box`."""
+    left, top = box[0], box[1]
+    strokes = [[((x - left) * _SCALE, (y - top) * _SCALE) for x, y in line] for line in lines]
+    spots = [((x - left) * _SCALE, (y - top) * _SCALE) for (x, y), _ in dots]
+    bends = [_bends(points) for points in strokes]
+    layers: list[list[Shape]] = []
+    for extra in (3.0, 0.0) if edged else (0.0,):
+        shapes: list[Shape] = []
+        thickness = (width + extra) * _SCALE
+        pen = round(thickness)
+        for points, turns in zip(strokes, bends, strict=True):
+            if len(points) > 1 and pen != 0:
+                ends = [(int(x), int(y)) for x, y in points]
+                shapes += [_segment(*start, *end, pen) for start, end in itertools.pairwise(ends)]
+                if pen > 4:
+                    shapes += _joints(turns, pen)
+            shapes += [_disc(x, y, thickness / 2) for x, y in points]
+        shapes += [
+            _disc(x, y, (radius + extra / 2) * _SCALE)
+            for (x, y), (_, radius) in zip(spots, dots, strict=True)
+        ]
+        layers.append(shapes)
+    return StrokeMasks(box, layers)
 
-    Only the box is drawn supersampled, once: every band of a picture that the strokes
-    cross pastes the same masks.
-    """
-    left, top, right, bottom = box
-    scale = 3
 
-    def at(point: Point) -> Point:
-        return (point[0] - left) * scale, (point[1] - top) * scale
+def _segment(x0: int, y0: int, x1: int, y1: int, width: int) -> Shape:
+    reach = width // 2 + 2
+    if y0 > y1:
+        top, bottom = y1 - reach, y0 + reach
+    else:
+        top, bottom = y0 - reach, y1 + reach
+    if x0 > x1:
+        left, right = x1 - reach, x0 + reach
+    else:
+        left, right = x0 - reach, x1 + reach
+    return (top, bottom, left, right, _LINE, x0, y0, x1, y1, width, 0.0)
 
-    layers = [(edge, 3.0), (colour, 0.0)] if edge is not None else [(colour, 0.0)]
-    masks: list[tuple[RGB, Image.Image]] = []
-    for ink, extra in layers:
-        assert ink is not None
-        mask = Image.new("L", ((right - left) * scale, (bottom - top) * scale))
-        draw = ImageDraw.Draw(mask)
-        thickness = (width + extra) * scale
-        ends: list[tuple[Point, float]] = []
-        for stroke in lines:
-            scaled = [at(point) for point in stroke]
-            if len(scaled) > 1:
-                draw.line(scaled, fill=255, width=round(thickness), joint="curve")
-            ends += [(point, thickness / 2) for point in scaled]
-        ends += [(at(centre), (radius + extra / 2) * scale) for centre, radius in dots]
-        for (x, y), r in ends:
-            draw.ellipse((x - r, y - r, x + r, y + r), fill=255)
-        masks.append((ink, mask.reduce(scale)))
-    return tuple(masks)
+
+def _disc(x: float, y: float, r: float) -> Shape:
+    x0, y0, x1, y1 = int(x - r), int(y - r), int(x + r), int(y + r)
+    return (y0, y1, x0, x1, _DISC, x0, y0, x1, y1, 0.0, 0.0)
+
+
+Bend = tuple[Point, float, float, bool]
+"""A point where a polyline turns, the angles of its two segments and Pillow's `flipped`."""
+
+
+def _bends(points: Sequence[Point]) -> list[Bend]:
+    """Where `ImageDraw.line(points, joint="curve")` rounds a joint (Pillow's construction)."""
+    bends: list[Bend] = []
+    for before, point, after in zip(points, points[1:], points[2:], strict=False):
+        first, second = (
+            math.degrees(math.atan2(end[0] - start[0], start[1] - end[1])) % 360
+            for start, end in ((before, point), (point, after))
+        )
+        if first != second:
+            flipped = (second > first and second - 180 > first) or (
+                second < first and second + 180 > first
+            )
+            bends.append((point, first, second, flipped))
+    return bends
+
+
+def _joints(bends: list[Bend], width: int) -> list[Shape]:
+    """The pie slices (and short lines) with which `ImageDraw.line(..., width=width,
+    joint="curve")` rounds its `bends`, repeated here so that each can be drawn alone."""
+    shapes: list[Shape] = []
+    half = width / 2
+    distance = half - 1
+    for point, first, second, flipped in bends:
+        x, y = point
+        x0, y0, x1, y1 = int(x - half + 1), int(y - half + 1), int(x + half - 1), int(y + half - 1)
+        start, end = (second + 90, first + 90) if flipped else (first - 90, second - 90)
+        shapes.append((y0, y1, x0, x1, _PIE, x0, y0, x1, y1, start - 90, end - 90))
+        if width > 8:
+            turn = 90 if flipped else -90
+            ax, ay = _at_angle(point, first + turn, distance)
+            bx, by = _at_angle(point, second + turn, distance)
+            shapes.append(_segment(int(ax), int(ay), int(x), int(y), 3))
+            shapes.append(_segment(int(x), int(y), int(bx), int(by), 3))
+    return shapes
+
+
+def _at_angle(point: Point, angle: float, distance: float) -> Point:
+    """Pillow's point at `distance` from `point` towards `angle` (whole pixels of offset)."""
+    x, y = point
+    angle -= 90
+    dx, dy = distance * math.cos(math.radians(angle)), distance * math.sin(math.radians(angle))
+    return (
+        x + (math.floor(dx) if dx > 0 else math.ceil(dx)),
+        y + (math.floor(dy) if dy > 0 else math.ceil(dy)),
+    )
 
 
 @sprite(maxsize=64)
