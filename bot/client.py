@@ -30,6 +30,7 @@ from bot.discord_ui.records import RECORD_ITEMS
 from bot.discord_ui.threads import ThreadKeeper
 from bot.discord_ui.tournaments import TOURNAMENT_ITEMS
 from bot.exts import walk_extensions
+from bot.runtime import tune_garbage_collector
 from bot.services.clock import Clock, SystemClock
 from bot.services.computer import COMPUTER_NAME
 from bot.services.computer_runner import TurnRunner
@@ -343,6 +344,7 @@ def run_bot(settings: Settings) -> int:
     """Run the bot until it is stopped; problems at start-up are one line, not a traceback."""
     if settings.token is None:
         raise ValueError("a token is needed to run the Discord bot")
+    tune_garbage_collector()
     try:
         asyncio.run(serve(create_bot(settings), settings.token))
     except discord.LoginFailure:

@@ -24,6 +24,7 @@ import yarl
 
 from bot.client import create_bot
 from bot.config import Settings
+from bot.runtime import tune_garbage_collector
 from bot.storage.opening import is_postgres_url, parse_location
 from bot.storage.postgres import scratch_schema
 
@@ -90,6 +91,7 @@ def serve_bot(conn: Any, target: BotTarget) -> None:
     if target.cpu is not None:
         os.sched_setaffinity(0, {target.cpu})
     logging.basicConfig(level=logging.WARNING)
+    tune_garbage_collector()  # as `tabula run` does
     discord.http.Route.BASE = target.api_url
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(target.gateway_url)
     asyncio.run(_serve(conn, target))
