@@ -74,7 +74,7 @@ class Canvas:
         if not text:
             return
         x, y = math.floor(xy[0] + 0.5), math.floor(xy[1] + 0.5)
-        _, top, _, bottom = text_box(face, text, anchor)
+        _, top, _, bottom = text_extent(face, text, anchor)
         self.add(y + top - 1, y + bottom + 1, _text, x, y, text, face, fill, anchor)
 
     def rectangle(
@@ -120,11 +120,6 @@ class Canvas:
         return image
 
 
-def text_box(face: Font, text: str, anchor: str) -> tuple[int, int, int, int]:
-    """The box `text` covers around its anchor point."""
-    return text_extent(face, text, anchor)
-
-
 def _pixels(box: Box) -> IntBox:
     """`box` on whole pixels, so that a band drawn alone rounds it as the whole picture does."""
     left, top, right, bottom = box
@@ -137,13 +132,8 @@ def _pixels(box: Box) -> IntBox:
 
 
 def _paste(image: Image.Image, dy: int, args: tuple[Sprite, int, int]) -> None:
-    # Pillow's core paste, as `Image.paste` calls it for an RGBA sprite on an RGB image
-    # through its own alpha, without that wrapper's checks (a few µs, some 60 times a picture).
     sprite, left, top = args
-    picture = sprite.image
-    width, height = picture.size
-    core = picture.im
-    image.im.paste(core, (left, top - dy, left + width, top - dy + height), core)
+    _paste_rgba(image, sprite.image, left, top - dy)
 
 
 def _text(image: Image.Image, dy: int, args: tuple[int, int, str, Font, RGB, str]) -> None:
@@ -151,14 +141,20 @@ def _text(image: Image.Image, dy: int, args: tuple[int, int, str, Font, RGB, str
     drawn = text_image(face, text, anchor)
     left, top = x + drawn.left, y + drawn.top - dy
     width, height = drawn.mask.size
-    box = (left, top, left + width, top + height)
-    # Pillow's core paste, as `Image.paste` calls it: the colour through the grey mask, and
-    # any colour glyphs (RGBA) through their own alpha.
-    image.im.paste(fill, box, drawn.mask.im)
+    # Pillow's core paste, as `Image.paste` calls it: the colour through the grey mask.
+    image.im.paste(fill, (left, top, left + width, top + height), drawn.mask.im)
     if drawn.colour is not None:
-        colour = drawn.colour
-        width, height = colour.size
-        image.im.paste(colour.im, (left, top, left + width, top + height), colour.im)
+        _paste_rgba(image, drawn.colour, left, top)
+
+
+def _paste_rgba(image: Image.Image, picture: Image.Image, left: int, top: int) -> None:
+    """Paste an RGBA `picture` through its own alpha with its corner on (`left`, `top`).
+
+    Pillow's core paste, as `Image.paste` calls it, without that wrapper's checks (a few µs,
+    some 60 times a picture)."""
+    width, height = picture.size
+    core = picture.im
+    image.im.paste(core, (left, top, left + width, top + height), core)
 
 
 def _rectangle(

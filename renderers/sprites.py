@@ -359,8 +359,8 @@ def strokes_on(
     for ink, (mask, x, y) in zip(inks, masks, strict=True):
         if mask is not None:
             # Pillow's core paste, as `Image.paste` calls it: the ink through the grey mask.
-            width, height = mask.size
-            image.im.paste(ink, (x, y - dy, x + width, y - dy + height), mask)
+            columns, rows = mask.size  # not `width`: that is the strokes' width
+            image.im.paste(ink, (x, y - dy, x + columns, y - dy + rows), mask)
 
 
 _SCALE = 3
