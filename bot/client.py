@@ -32,8 +32,8 @@ from bot.discord_ui.tournaments import TOURNAMENT_ITEMS
 from bot.exts import walk_extensions
 from bot.runtime import tune_garbage_collector
 from bot.services.clock import Clock, SystemClock
-from bot.services.computer import COMPUTER_NAME
-from bot.services.computer_runner import TurnRunner
+from bot.services.computer.computer import COMPUTER_NAME
+from bot.services.computer.runner import TurnRunner
 from bot.services.container import Services
 from bot.services.gate import Gate, ShuttingDownError
 from bot.sharding import format_shard_ids, owner_name

@@ -16,7 +16,7 @@ import asyncpg
 
 from bot.config import SETTINGS, ConfigReport
 from bot.logs import TOKEN_SHAPE
-from bot.services.durations import format_duration
+from bot.services.correspondence.durations import format_duration
 from bot.storage.maintenance import (
     OUTBOX_QUERIES,
     DatabaseInfo,

@@ -6,7 +6,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.clock_texts import (
+from bot.services.correspondence.alerts import DigestNotice, Waiting
+from bot.services.correspondence.clocks import ClockStatus
+from bot.services.correspondence.durations import parse_time_control
+from bot.services.correspondence.notifications import GameLine
+from bot.services.games.results import GameView
+from bot.storage.repository import ClockTurn, GameRecord, GameStatus, Vacation
+from bot.texts.clocks import (
     board_clocks,
     clock_line,
     dashboard_pages,
@@ -14,12 +20,6 @@ from bot.clock_texts import (
     format_left,
     pages,
 )
-from bot.services.alerts import DigestNotice, Waiting
-from bot.services.clocks import ClockStatus
-from bot.services.durations import parse_time_control
-from bot.services.notifications import GameLine
-from bot.services.results import GameView
-from bot.storage.repository import ClockTurn, GameRecord, GameStatus, Vacation
 from rules import get_game
 
 NOW = datetime(2025, 3, 10, 12, tzinfo=UTC)

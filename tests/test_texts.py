@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.texts import game_title, options_text, rules_text
+from bot.texts.games import game_title, options_text, rules_text
 from rules import get_game, list_games
 
 

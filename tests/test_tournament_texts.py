@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 from bot.competition.glicko2 import Rating
 from bot.competition.records import Result
 from bot.competition.tournament import Format
-from bot.services.ratings import LeaderboardEntry, RatingCard
-from bot.services.tournament_views import TournamentView
+from bot.services.competition.ratings import LeaderboardEntry, RatingCard
+from bot.services.competition.tournament_views import TournamentView
 from bot.storage.competition import (
     EntrantRecord,
     PairingRecord,
@@ -16,7 +16,7 @@ from bot.storage.competition import (
     TournamentRecord,
     TournamentStatus,
 )
-from bot.tournament_texts import (
+from bot.texts.tournaments import (
     TableMessage,
     board_label,
     leaderboard_message,

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.bench.bot_processes import BotProcess, BotTarget, in_database
-from bot.services.audit import GameAudit, audit_games
+from bot.services.records.audit import GameAudit, audit_games
 from bot.storage.opening import is_postgres_url, open_repository, parse_location
 from rules import get_game, list_games
 

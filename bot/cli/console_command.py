@@ -12,7 +12,7 @@ from bot.cli.startup import CONFIG_STATUS, database_problem, start
 from bot.config import Settings
 from bot.console.app import ConsoleApp
 from bot.services.clock import Clock, ManualClock, SystemClock
-from bot.services.computer_runner import TurnRunner
+from bot.services.computer.runner import TurnRunner
 from bot.storage.opening import DatabaseLocation, open_repository, parse_location
 
 DEFAULT_IMAGE_DIR = Path("console-boards")

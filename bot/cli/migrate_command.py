@@ -11,7 +11,7 @@ from pathlib import Path
 
 import asyncpg
 
-from bot.services.audit import GameAudit, audit_games
+from bot.services.records.audit import GameAudit, audit_games
 from bot.storage.opening import DatabaseLocation, display_location, open_repository, parse_location
 from bot.storage.sql import SqlRepository
 from bot.storage.sqlite import SchemaTooNewError

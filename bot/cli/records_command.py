@@ -15,7 +15,7 @@ import asyncpg
 from bot.cli.startup import CONFIG_STATUS, settings_or_report
 from bot.services.clock import SystemClock
 from bot.services.errors import ServiceError
-from bot.services.records import FORMATS, ImportRefusedError, RecordService, write
+from bot.services.records.records import FORMATS, ImportRefusedError, RecordService, write
 from bot.storage.opening import (
     DatabaseLocation,
     display_location,

@@ -18,13 +18,6 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.ai import DEFAULT_SECONDS
-from bot.clock_texts import (
-    dashboard_text,
-    next_game_text,
-    settings_text,
-    vacation_change_text,
-    vacation_status_text,
-)
 from bot.console.competition import CompetitionCommands
 from bot.console.conditionals import ConditionalCommands
 from bot.console.delivery import ConsoleNotifier
@@ -36,17 +29,24 @@ from bot.refusals import refusal_text, shorten
 from bot.rulebook import page_path
 from bot.services.background import Background
 from bot.services.clock import Clock, ManualClock
-from bot.services.computer import computer_seat
-from bot.services.computer_runner import TurnRunner
+from bot.services.computer.computer import computer_seat
+from bot.services.computer.runner import TurnRunner
 from bot.services.container import Services
-from bot.services.durations import format_duration, parse_duration
+from bot.services.correspondence.durations import format_duration, parse_duration
+from bot.services.correspondence.notifications import parse_switch
+from bot.services.correspondence.vacations import DEFAULT_ALLOWANCE
 from bot.services.errors import InvalidInputError, ServiceError, storage_failure_message
-from bot.services.notifications import parse_switch
-from bot.services.players import Player
-from bot.services.results import GameView, UndoResult, UndoStatus
-from bot.services.vacations import DEFAULT_ALLOWANCE
+from bot.services.games.players import Player
+from bot.services.games.results import GameView, UndoResult, UndoStatus
 from bot.storage.repository import ChallengeRecord, Repository
-from bot.texts import (
+from bot.texts.clocks import (
+    dashboard_text,
+    next_game_text,
+    settings_text,
+    vacation_change_text,
+    vacation_status_text,
+)
+from bot.texts.games import (
     board_caption,
     challenge_text,
     closed_reason,

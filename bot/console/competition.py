@@ -11,11 +11,11 @@ from collections.abc import Sequence
 
 from bot.console.options import split_option, unnamed
 from bot.console.output import ConsoleOutput, plain_message
+from bot.services.competition.tournament_views import TournamentView
+from bot.services.competition.tournaments import Member, TournamentService
 from bot.services.errors import ServiceError
-from bot.services.players import Player
-from bot.services.tournament_views import TournamentView
-from bot.services.tournaments import Member, TournamentService
-from bot.tournament_texts import (
+from bot.services.games.players import Player
+from bot.texts.tournaments import (
     cancellation_text,
     leaderboard_message,
     pairings_message,

@@ -11,19 +11,19 @@ import asyncio
 import re
 
 from bot.boards import render_board
-from bot.conditional_texts import (
+from bot.console.options import split_option
+from bot.console.output import plain_message, save_picture
+from bot.console.records import ConsoleHost
+from bot.services.correspondence.conditionals import LineEnd
+from bot.services.errors import InvalidInputError
+from bot.services.games.players import Player
+from bot.texts.conditionals import (
     PICTURES,
     added_text,
     cleared_text,
     removed_text,
     trees_message,
 )
-from bot.console.options import split_option
-from bot.console.output import plain_message, save_picture
-from bot.console.records import ConsoleHost
-from bot.services.conditionals import LineEnd
-from bot.services.errors import InvalidInputError
-from bot.services.players import Player
 
 _NUMBER = re.compile(r"#?(\d+)")
 USAGE = (

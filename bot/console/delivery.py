@@ -9,25 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.clock_texts import (
-    digest_text,
-    reminder_text,
-    timeout_dm_text,
-    timeout_text,
-    turn_text,
-    vacation_dm,
-    vacation_post,
-)
-from bot.conditional_texts import cleared_text
 from bot.console.output import ConsoleOutput, name_in, plain_message
-from bot.services.alerts import (
+from bot.services.competition.tournament_views import TournamentView
+from bot.services.correspondence.alerts import (
     DigestNotice,
     ReminderNotice,
     TimeoutNotice,
     TurnNotice,
     VacationNotice,
 )
-from bot.services.announcements import (
+from bot.services.correspondence.conditional_notes import ClearedNotice
+from bot.services.delivery.announcements import (
     AnswerNotice,
     EndNotice,
     MoveNotice,
@@ -36,14 +28,22 @@ from bot.services.announcements import (
     UndeliveredNotice,
     UndoNotice,
 )
-from bot.services.conditional_notes import ClearedNotice
-from bot.services.notify import MessageId, Ticket
-from bot.services.results import GameView
-from bot.services.tournament_views import TournamentView
+from bot.services.delivery.notify import MessageId, Ticket
+from bot.services.games.results import GameView
 from bot.storage.competition import PairingRecord
 from bot.storage.repository import ChallengeRecord
-from bot.texts import board_caption, challenge_text, end_caption, move_caption, start_caption
-from bot.tournament_texts import (
+from bot.texts.clocks import (
+    digest_text,
+    reminder_text,
+    timeout_dm_text,
+    timeout_text,
+    turn_text,
+    vacation_dm,
+    vacation_post,
+)
+from bot.texts.conditionals import cleared_text
+from bot.texts.games import board_caption, challenge_text, end_caption, move_caption, start_caption
+from bot.texts.tournaments import (
     aborted_text,
     final_message,
     round_started_message,

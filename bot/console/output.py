@@ -14,14 +14,14 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.boards import render_board
-from bot.clock_texts import board_clocks, clock_line
 from bot.console.users import ConsoleUsers
 from bot.services.clock import Clock
 from bot.services.container import Services
-from bot.services.players import Player
-from bot.services.results import GameView
+from bot.services.games.players import Player
+from bot.services.games.results import GameView
 from bot.storage.repository import GameRecord
-from bot.tournament_texts import TableMessage
+from bot.texts.clocks import board_clocks, clock_line
+from bot.texts.tournaments import TableMessage
 
 
 class ConsoleStyle:

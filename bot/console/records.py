@@ -13,17 +13,17 @@ from typing import Protocol
 
 from bot.console.options import split_option
 from bot.console.users import ConsoleUsers
-from bot.record_texts import (
+from bot.services.container import Services
+from bot.services.errors import InvalidInputError
+from bot.services.games.players import Player
+from bot.texts.games import Style
+from bot.texts.records import (
     export_text,
     history_heading,
     history_lines,
     page_footer,
     subject_name,
 )
-from bot.services.container import Services
-from bot.services.errors import InvalidInputError
-from bot.services.players import Player
-from bot.texts import Style
 
 _NUMBER = re.compile(r"#?(\d+)")
 

@@ -6,7 +6,7 @@ import hashlib
 import re
 
 from bot.services.errors import InvalidInputError
-from bot.services.players import Player
+from bot.services.games.players import Player
 
 NAME = re.compile(r"[A-Za-z][\w.-]{0,31}")
 """A console user name: a letter, then letters, digits, `_`, `.` or `-` (up to 32)."""

@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 import discord
 
-from bot.services.players import Player
+from bot.services.games.players import Player
 
 DEFER_AFTER = 1.5
 """Seconds after which an unanswered interaction is deferred before slow work (rendering,

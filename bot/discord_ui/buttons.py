@@ -15,8 +15,8 @@ from typing import Any, ClassVar, Protocol, Self, cast
 import discord
 
 from bot.discord_ui.errors import guarded
-from bot.services.rematches import rematch_offered
-from bot.services.results import GameView
+from bot.services.games.rematches import rematch_offered
+from bot.services.games.results import GameView
 from bot.storage.repository import ChallengeRecord
 from rules import GameError
 

@@ -15,19 +15,19 @@ from collections.abc import Awaitable, Sequence
 import discord
 
 from bot.boards import render_board
-from bot.conditional_texts import (
+from bot.discord_ui.answers import Payload, answer_in_time
+from bot.discord_ui.style import STYLE
+from bot.discord_ui.tournaments import text_file
+from bot.refusals import MESSAGE_LIMIT, shorten
+from bot.services.container import Services
+from bot.services.correspondence.conditionals import LineEnd, TreeView
+from bot.texts.conditionals import (
     PICTURES,
     added_text,
     cleared_text,
     removed_text,
     trees_message,
 )
-from bot.discord_ui.answers import Payload, answer_in_time
-from bot.discord_ui.style import STYLE
-from bot.discord_ui.tournaments import text_file
-from bot.refusals import MESSAGE_LIMIT, shorten
-from bot.services.conditionals import LineEnd, TreeView
-from bot.services.container import Services
 
 log = logging.getLogger(__name__)
 

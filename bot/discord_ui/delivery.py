@@ -13,15 +13,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from bot.clock_texts import (
-    digest_text,
-    reminder_text,
-    timeout_dm_text,
-    turn_text,
-    vacation_dm,
-    vacation_post,
-)
-from bot.conditional_texts import cleared_text
 from bot.discord_ui.answers import Payload
 from bot.discord_ui.buttons import challenge_buttons
 from bot.discord_ui.context import DiscordContext
@@ -29,14 +20,16 @@ from bot.discord_ui.payloads import Payloads, thread_name
 from bot.discord_ui.posting import Poster
 from bot.discord_ui.style import STYLE
 from bot.discord_ui.tournaments import close_entries, game_thread_name, table_payload
-from bot.services.alerts import (
+from bot.services.competition.tournament_views import TournamentView
+from bot.services.correspondence.alerts import (
     DigestNotice,
     ReminderNotice,
     TimeoutNotice,
     TurnNotice,
     VacationNotice,
 )
-from bot.services.announcements import (
+from bot.services.correspondence.conditional_notes import ClearedNotice
+from bot.services.delivery.announcements import (
     AnswerNotice,
     EndNotice,
     MoveNotice,
@@ -45,14 +38,21 @@ from bot.services.announcements import (
     UndeliveredNotice,
     UndoNotice,
 )
-from bot.services.conditional_notes import ClearedNotice
-from bot.services.notify import MessageId, Ticket
-from bot.services.results import GameView
-from bot.services.tournament_views import TournamentView
+from bot.services.delivery.notify import MessageId, Ticket
+from bot.services.games.results import GameView
 from bot.storage.competition import PairingRecord
 from bot.storage.repository import ChallengeRecord
-from bot.texts import challenge_text
-from bot.tournament_texts import (
+from bot.texts.clocks import (
+    digest_text,
+    reminder_text,
+    timeout_dm_text,
+    turn_text,
+    vacation_dm,
+    vacation_post,
+)
+from bot.texts.conditionals import cleared_text
+from bot.texts.games import challenge_text
+from bot.texts.tournaments import (
     aborted_text,
     final_message,
     round_started_message,

@@ -16,7 +16,6 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
-from bot.clock_texts import next_game_text
 from bot.discord_ui.answers import DEFER_AFTER, Payload, player
 from bot.discord_ui.buttons import (
     MoveForm,
@@ -32,16 +31,17 @@ from bot.discord_ui.payloads import Payloads
 from bot.discord_ui.replies import Reply
 from bot.discord_ui.style import STYLE, message_link
 from bot.discord_ui.tournaments import TournamentFlows
-from bot.services.announcements import Kind
-from bot.services.computer import computer_seat
+from bot.services.computer.computer import computer_seat
 from bot.services.container import Services
+from bot.services.delivery.announcements import Kind
+from bot.services.delivery.outbox import Replying
 from bot.services.errors import InvalidInputError, InvalidStateError
-from bot.services.games import visible
-from bot.services.outbox import Replying
-from bot.services.rematches import RematchAskedError
-from bot.services.results import GameView, MoveResult, UndoStatus
+from bot.services.games.games import visible
+from bot.services.games.rematches import RematchAskedError
+from bot.services.games.results import GameView, MoveResult, UndoStatus
 from bot.storage.repository import Announcement, AnnouncementStatus, ChallengeRecord
-from bot.texts import board_caption, challenge_text, game_title, header
+from bot.texts.clocks import next_game_text
+from bot.texts.games import board_caption, challenge_text, game_title, header
 
 log = logging.getLogger(__name__)
 

@@ -15,12 +15,12 @@ from typing import Literal
 import discord
 
 from bot.boards import render_board, replay_file
-from bot.clock_texts import board_clocks, clock_line, timeout_text
 from bot.discord_ui.answers import Payload
 from bot.discord_ui.buttons import answer_buttons, board_buttons
 from bot.discord_ui.style import STYLE
-from bot.services.alerts import TimeoutNotice
-from bot.services.announcements import (
+from bot.services.container import Services
+from bot.services.correspondence.alerts import TimeoutNotice
+from bot.services.delivery.announcements import (
     AnswerNotice,
     EndNotice,
     MoveNotice,
@@ -28,12 +28,12 @@ from bot.services.announcements import (
     StartNotice,
     UndoNotice,
 )
-from bot.services.container import Services
-from bot.services.dispatcher import Answerable
-from bot.services.results import GameView
+from bot.services.delivery.dispatcher import Answerable
+from bot.services.games.results import GameView
 from bot.storage.repository import GameStatus
-from bot.texts import board_caption, end_caption, move_caption, start_caption
-from bot.tournament_texts import tournament_game_caption
+from bot.texts.clocks import board_clocks, clock_line, timeout_text
+from bot.texts.games import board_caption, end_caption, move_caption, start_caption
+from bot.texts.tournaments import tournament_game_caption
 
 DIAGRAM_LIMIT = 1900
 """Longer text diagrams are attached as a file (a message holds at most 2000 characters)."""

@@ -23,8 +23,8 @@ import discord
 from discord.webhook.async_ import async_context
 
 from bot.discord_ui.answers import Payload
-from bot.services.notify import Ticket
-from bot.services.outbox import DeliveryRefused
+from bot.services.delivery.notify import Ticket
+from bot.services.delivery.outbox import DeliveryRefused
 
 log = logging.getLogger(__name__)
 

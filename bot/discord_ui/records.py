@@ -17,15 +17,15 @@ import discord
 from bot.discord_ui.answers import Payload
 from bot.discord_ui.errors import guarded
 from bot.discord_ui.style import STYLE
-from bot.record_texts import (
+from bot.services.container import Services
+from bot.services.records.records import Export, HistoryPage
+from bot.texts.records import (
     export_text,
     history_heading,
     history_lines,
     page_footer,
     subject_name,
 )
-from bot.services.container import Services
-from bot.services.records import Export, HistoryPage
 from rules import get_game
 
 PREFIX = "tabula"

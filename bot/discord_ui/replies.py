@@ -24,7 +24,7 @@ import discord
 from bot.discord_ui.answers import DEFER_AFTER, Payload
 from bot.discord_ui.posting import reply_data
 from bot.services.container import Services
-from bot.services.outbox import ReplyHandle, Replying
+from bot.services.delivery.outbox import ReplyHandle, Replying
 from bot.storage.repository import Announcement
 
 log = logging.getLogger(__name__)

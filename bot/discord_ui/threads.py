@@ -18,7 +18,7 @@ from typing import Literal
 import discord
 
 from bot.services.clock import Clock
-from bot.services.games import GameService
+from bot.services.games.games import GameService
 from bot.storage.repository import ShardFilter
 
 log = logging.getLogger(__name__)

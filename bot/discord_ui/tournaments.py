@@ -17,12 +17,12 @@ from bot.discord_ui.answers import Payload, answer_in_time, player
 from bot.discord_ui.context import DiscordContext
 from bot.discord_ui.errors import guarded
 from bot.discord_ui.style import STYLE
+from bot.services.competition.tournament_views import TournamentView
+from bot.services.competition.tournaments import Member, TournamentService
 from bot.services.errors import InvalidStateError
-from bot.services.results import GameView
-from bot.services.tournament_views import TournamentView
-from bot.services.tournaments import Member, TournamentService
+from bot.services.games.results import GameView
 from bot.storage.competition import PairingRecord, TournamentStatus
-from bot.tournament_texts import (
+from bot.texts.tournaments import (
     MESSAGE_LIMIT,
     PROVISIONAL_NOTE,
     TableMessage,

@@ -9,25 +9,25 @@ from datetime import timedelta
 
 from bot.ai import DEFAULT_SECONDS
 from bot.services.background import Background
-from bot.services.challenges import ChallengeService
 from bot.services.clock import Clock
-from bot.services.clocks import ClockService
-from bot.services.computer import COMPUTER_NAME, ComputerService
-from bot.services.computer_runner import TurnRunner
-from bot.services.conditionals import ConditionalService
-from bot.services.dispatcher import Dispatcher
-from bot.services.games import GameService
+from bot.services.competition.ratings import RatingService
+from bot.services.competition.tournaments import TournamentService
+from bot.services.computer.computer import COMPUTER_NAME, ComputerService
+from bot.services.computer.runner import TurnRunner
+from bot.services.correspondence.clocks import ClockService
+from bot.services.correspondence.conditionals import ConditionalService
+from bot.services.correspondence.notifications import NotificationService
+from bot.services.correspondence.vacations import DEFAULT_ALLOWANCE, VacationService
+from bot.services.delivery.dispatcher import Dispatcher
+from bot.services.delivery.notify import Notifier
+from bot.services.delivery.outbox import Outbox
+from bot.services.games.challenges import ChallengeService
+from bot.services.games.games import GameService
+from bot.services.games.rematches import RematchService
 from bot.services.gate import Gate
-from bot.services.notifications import NotificationService
-from bot.services.notify import Notifier
-from bot.services.outbox import Outbox
-from bot.services.ratings import RatingService
-from bot.services.records import RecordService
-from bot.services.rematches import RematchService
+from bot.services.records.records import RecordService
 from bot.services.scheduler import Scheduler
 from bot.services.settings import SettingsService
-from bot.services.tournaments import TournamentService
-from bot.services.vacations import DEFAULT_ALLOWANCE, VacationService
 from bot.storage.repository import Repository, ShardFilter
 
 log = logging.getLogger(__name__)

@@ -6,7 +6,11 @@ from dataclasses import replace
 from datetime import timedelta
 
 from bot.services.clock import Clock
-from bot.services.durations import format_duration, parse_duration, parse_time_control
+from bot.services.correspondence.durations import (
+    format_duration,
+    parse_duration,
+    parse_time_control,
+)
 from bot.services.errors import InvalidInputError, NotAllowedError
 from bot.storage.repository import GuildSettings, Repository
 

@@ -17,7 +17,7 @@ class StoredTree:
     ply: int
     """The game's ply when the opponent's turn began: where the tree's lines start."""
     tree: str
-    """The tree as JSON (`bot.services.conditional_lines.encode_tree`)."""
+    """The tree as JSON (`bot.services.correspondence.conditional_lines.encode_tree`)."""
     created_at: datetime
 
 
@@ -29,5 +29,5 @@ class StoredNote:
     user_id: int
     game_id: int
     data: Mapping[str, Any]
-    """What to say (`bot.services.conditional_notes.ClearedNote.data`)."""
+    """What to say (`bot.services.correspondence.conditional_notes.ClearedNote.data`)."""
     created_at: datetime

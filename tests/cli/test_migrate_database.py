@@ -13,9 +13,9 @@ import pytest
 
 from bot.cli import main
 from bot.services.clock import ManualClock
+from bot.services.competition.tournaments import Member
 from bot.services.container import Services
-from bot.services.players import Player
-from bot.services.tournaments import Member
+from bot.services.games.players import Player
 from bot.storage.database import Dialect
 from bot.storage.repository import NewGame
 from bot.storage.sql import SqlRepository

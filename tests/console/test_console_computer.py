@@ -7,7 +7,7 @@ from pathlib import Path
 
 from bot.console.app import ConsoleApp
 from bot.services.clock import ManualClock
-from bot.services.computer_runner import TurnRunner
+from bot.services.computer.runner import TurnRunner
 from bot.storage.sqlite import SqliteRepository
 from tests.services.test_computer import InlineExecutor
 

@@ -60,7 +60,7 @@ def _pause(conn: Any, stage: str) -> Any:
 def _stop_at(conn: Any, stage: str | None) -> None:
     """Patch the child's bot so that it stops at `stage`."""
     if stage == "storing":
-        from bot.services.games import GameService
+        from bot.services.games.games import GameService
 
         GameService._play_turn = _pause(conn, stage)  # type: ignore[method-assign]
     elif stage == "stored":

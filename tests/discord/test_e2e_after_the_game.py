@@ -13,8 +13,8 @@ from bot.client import TabulaBot
 from bot.config import Settings
 from bot.discord_ui.buttons import OneGameButton
 from bot.services.clock import ManualClock
-from bot.services.players import Player
-from bot.services.tournaments import Member
+from bot.services.competition.tournaments import Member
+from bot.services.games.players import Player
 from tests.discord.test_e2e import challenge_and_accept, move, private_reply, running
 from tests.fakediscord.fixtures import FakeClub
 from tests.fakediscord.state import FakeChannel, FakeMessage

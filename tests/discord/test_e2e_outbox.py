@@ -14,8 +14,8 @@ import threading
 import time
 from pathlib import Path
 
-from bot.services.announcements import StartNotice
-from bot.services.notify import Ticket
+from bot.services.delivery.announcements import StartNotice
+from bot.services.delivery.notify import Ticket
 from bot.storage.repository import AnnouncementStatus
 from tests.discord.test_e2e import challenge_and_accept, running
 from tests.fakediscord.fake import FakeDiscord

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot.services.announcements import StartNotice
-from bot.services.notify import Ticket
-from bot.services.players import Player
+from bot.services.delivery.announcements import StartNotice
+from bot.services.delivery.notify import Ticket
+from bot.services.games.players import Player
 from tests.discord.test_e2e import running
 from tests.fakediscord.fixtures import FakeClub
 from tests.fakediscord.state import FakeChannel, FakeMessage, FakeUser

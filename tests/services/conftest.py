@@ -10,14 +10,19 @@ from typing import Any
 
 import pytest
 
-from bot.services.alerts import (
+from bot.services.clock import ManualClock
+from bot.services.competition.tournament_views import TournamentView
+from bot.services.container import Services
+from bot.services.correspondence.alerts import (
     DigestNotice,
     ReminderNotice,
     TimeoutNotice,
     TurnNotice,
     VacationNotice,
 )
-from bot.services.announcements import (
+from bot.services.correspondence.clocks import ClockStatus
+from bot.services.correspondence.conditional_notes import ClearedNotice
+from bot.services.delivery.announcements import (
     AnswerNotice,
     EndNotice,
     MoveNotice,
@@ -26,14 +31,9 @@ from bot.services.announcements import (
     UndeliveredNotice,
     UndoNotice,
 )
-from bot.services.clock import ManualClock
-from bot.services.clocks import ClockStatus
-from bot.services.conditional_notes import ClearedNotice
-from bot.services.container import Services
-from bot.services.notify import Ticket
-from bot.services.players import Player
-from bot.services.results import GameView, MoveResult
-from bot.services.tournament_views import TournamentView
+from bot.services.delivery.notify import Ticket
+from bot.services.games.players import Player
+from bot.services.games.results import GameView, MoveResult
 from bot.storage.competition import PairingRecord
 from bot.storage.repository import ChallengeRecord
 from bot.storage.sql import SqlRepository

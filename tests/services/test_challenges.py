@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from bot.services.challenges import MAX_OPEN_CHALLENGES
 from bot.services.errors import (
     InvalidInputError,
     InvalidStateError,
@@ -17,6 +16,7 @@ from bot.services.errors import (
     NotFoundError,
     ServiceError,
 )
+from bot.services.games.challenges import MAX_OPEN_CHALLENGES
 from bot.services.settings import ChannelNotAllowedError
 from bot.storage.repository import ChallengeStatus, GameStatus
 from rules import InvalidOptionError, UnknownGameError

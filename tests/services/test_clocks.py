@@ -8,11 +8,11 @@ from datetime import timedelta
 
 import pytest
 
-from bot.services.alerts import TimeoutNotice
-from bot.services.clocks import TimeUpError
+from bot.services.correspondence.alerts import TimeoutNotice
+from bot.services.correspondence.clocks import TimeUpError
+from bot.services.delivery.notify import Ticket
 from bot.services.errors import InvalidInputError
-from bot.services.notify import Ticket
-from bot.services.results import GameView
+from bot.services.games.results import GameView
 from bot.storage.repository import GameStatus, NewGame
 from tests.services.conftest import ALICE, BOB, CHANNEL, GUILD, Env, play_any, status
 

@@ -21,8 +21,8 @@ GONE_WITHIN = 10.0
 BOT = """
 import asyncio, multiprocessing, sys, time
 from concurrent.futures import ProcessPoolExecutor
-from bot.services import computer_runner
-from bot.services.computer_runner import TurnRequest, TurnRunner
+from bot.services.computer import runner as computer_runner
+from bot.services.computer.runner import TurnRequest, TurnRunner
 from rules import get_game
 
 how = sys.argv[1]

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.services.conditional_lines import (
+from bot.services.correspondence.conditional_lines import (
     MAX_STEPS,
     Branch,
     ReplyConflict,

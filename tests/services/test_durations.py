@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from bot.services.durations import (
+from bot.services.correspondence.durations import (
     TimeControl,
     format_about,
     format_duration,

@@ -16,8 +16,8 @@ from bot.services.errors import (
     NotYourTurnError,
     ServiceError,
 )
-from bot.services.games import GameService, undo_start
-from bot.services.results import DrawStatus, GameView, UndoStatus
+from bot.services.games.games import GameService, undo_start
+from bot.services.games.results import DrawStatus, GameView, UndoStatus
 from bot.storage.repository import GameStatus, MoveRecord, NewGame, Snapshot
 from rules import IllegalMoveError, InvalidMoveError, get_game
 from tests.services.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Env

@@ -7,8 +7,8 @@ from datetime import timedelta
 
 import pytest
 
+from bot.services.correspondence.notifications import parse_reminders, parse_switch
 from bot.services.errors import InvalidInputError
-from bot.services.notifications import parse_reminders, parse_switch
 from bot.storage.repository import UserSettings
 from tests.services.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Env, play_any
 

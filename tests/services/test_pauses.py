@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.services.pauses import Pause, counted, merged, paused_at, runs_out
+from bot.services.correspondence.pauses import Pause, counted, merged, paused_at, runs_out
 
 T0 = datetime(2025, 5, 1, tzinfo=UTC)
 H = timedelta(hours=1)

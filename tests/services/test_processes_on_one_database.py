@@ -11,12 +11,12 @@ import random
 from collections import Counter
 from typing import Any
 
-from bot.services.audit import audit_games
 from bot.services.clock import SystemClock
 from bot.services.container import Services
+from bot.services.delivery.notify import NullNotifier
 from bot.services.errors import ServiceError
-from bot.services.notify import NullNotifier
-from bot.services.players import Player
+from bot.services.games.players import Player
+from bot.services.records.audit import audit_games
 from bot.storage.opening import open_repository, parse_location
 from rules import GameError
 from tests.databases import Backend

@@ -7,10 +7,10 @@ from datetime import timedelta
 import pytest
 
 from bot.competition.glicko2 import Rating, after_inactivity, rate_game
-from bot.services.players import Player
-from bot.services.results import GameView
+from bot.services.games.players import Player
+from bot.services.games.results import GameView
 from bot.storage.repository import GameStatus, NewGame
-from bot.texts import end_caption, move_caption
+from bot.texts.games import end_caption, move_caption
 from rules import UnknownGameError
 from tests.services.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Env
 

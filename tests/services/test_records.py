@@ -9,7 +9,7 @@ import pytest
 
 from bot.records.replay import replay
 from bot.services.errors import NotFoundError
-from bot.services.records import PAGE_SIZE, ImportRefusedError, visible_to
+from bot.services.records.records import PAGE_SIZE, ImportRefusedError, visible_to
 from bot.storage.database import UniqueViolation
 from bot.storage.records import HistoryQuery, ImportMark
 from bot.storage.repository import GameStatus, MoveRecord

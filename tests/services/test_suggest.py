@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.services.suggest import _natural, rank_moves
+from bot.services.games.suggest import _natural, rank_moves
 from rules import get_game
 from rules.diffusion import DIFFUSION
 

@@ -6,8 +6,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.services.correspondence.vacations import latest_end, used_in_year
 from bot.services.errors import InvalidInputError, InvalidStateError
-from bot.services.vacations import latest_end, used_in_year
 from bot.storage.repository import Vacation
 from tests.services.conftest import ALICE, BOB, Env, play_any, status
 

@@ -18,7 +18,7 @@ from discord.ext import commands
 from bot.client import bot_of
 from bot.competition.tournament import Format
 from bot.exts.games.play import merged_options, option_annotation
-from bot.services.tournaments import MAX_PLAYERS, MAX_SWISS_ROUNDS, NAME_LENGTH
+from bot.services.competition.tournaments import MAX_PLAYERS, MAX_SWISS_ROUNDS, NAME_LENGTH
 from rules import list_games
 
 log = logging.getLogger(__name__)

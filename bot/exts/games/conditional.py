@@ -16,7 +16,7 @@ from bot.client import bot_of
 from bot.discord_ui.conditionals import ConditionalFlows
 from bot.exts.games.moves import choices_of
 from bot.services.errors import ServiceError
-from bot.services.games import visible
+from bot.services.games.games import visible
 
 log = logging.getLogger(__name__)
 

@@ -7,8 +7,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import bot_of
-from bot.clock_texts import dashboard_pages
 from bot.discord_ui.style import STYLE
+from bot.texts.clocks import dashboard_pages
 
 
 class Listing(commands.Cog):

@@ -17,7 +17,7 @@ from bot.client import bot_of
 from bot.discord_ui.buttons import MOVE_FORM, NOTATION_FIELD
 from bot.discord_ui.errors import guarded
 from bot.services.errors import ServiceError
-from bot.services.games import visible
+from bot.services.games.games import visible
 from bot.storage.repository import GameRecord
 from rules import get_game
 

@@ -19,7 +19,7 @@ from discord.ext import commands
 
 from bot.ai import Level
 from bot.client import bot_of
-from bot.services.challenges import COLOUR_CHOICES
+from bot.services.games.challenges import COLOUR_CHOICES
 from rules import AnyGame, Option, OptionValue, list_games
 
 FIXED_PARAMETERS = ("game", "opponent", "colour", "level", "casual", "time")

@@ -11,9 +11,9 @@ from discord.ext import commands
 
 from bot.boards import render_board
 from bot.rulebook import page_text
-from bot.services.results import GameView
+from bot.services.games.results import GameView
 from bot.storage.repository import GameRecord
-from bot.texts import help_text, rules_text
+from bot.texts.games import help_text, rules_text
 from rules import get_game, list_games
 
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.name) for game in list_games()]

@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import bot_of
-from bot.clock_texts import settings_text
+from bot.texts.clocks import settings_text
 
 
 class Settings(commands.Cog):

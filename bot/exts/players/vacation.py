@@ -7,9 +7,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import bot_of
-from bot.clock_texts import vacation_change_text, vacation_status_text
 from bot.discord_ui.answers import answer_in_time
 from bot.discord_ui.style import STYLE
+from bot.texts.clocks import vacation_change_text, vacation_status_text
 
 
 class Vacation(commands.GroupCog, group_name="vacation"):

@@ -1,16 +1,16 @@
 """The words of conditional moves: a tree listed, a line stored, a tree cleared and why.
-Plain text with Discord's light markdown, like `bot.texts`; only the tree's owner sees
+Plain text with Discord's light markdown, like `bot.texts.games`; only the tree's owner sees
 any of it."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.services.conditional_lines import shown
-from bot.services.conditional_notes import ClearedNotice, ClearReason
-from bot.services.conditionals import Added, TreeView
-from bot.texts import Style, record_header
-from bot.tournament_texts import TableMessage
+from bot.services.correspondence.conditional_lines import shown
+from bot.services.correspondence.conditional_notes import ClearedNotice, ClearReason
+from bot.services.correspondence.conditionals import Added, TreeView
+from bot.texts.games import Style, record_header
+from bot.texts.tournaments import TableMessage
 
 PICTURES = 10
 """The most pictures (one per line's end) a listing carries: Discord's files a message."""

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bot.services.records import Export, HistoryPage
+from bot.services.records.records import Export, HistoryPage
 from bot.storage.repository import FinishedGame, GameRecord
-from bot.texts import Style, game_title
+from bot.texts.games import Style, game_title
 from rules import get_game
 
 REASON_LIMIT = 80

@@ -9,14 +9,14 @@ tournament decides who plays whom.
 
 from __future__ import annotations
 
-from bot.services.challenges import ChallengeService
 from bot.services.clock import Clock
-from bot.services.computer import ComputerService, computer_seat
+from bot.services.computer.computer import ComputerService, computer_seat
 from bot.services.errors import InvalidStateError, NotAllowedError, NotFoundError
-from bot.services.games import GameService, visible
-from bot.services.players import Player
-from bot.services.records import history_query
-from bot.services.results import GameView
+from bot.services.games.challenges import ChallengeService
+from bot.services.games.games import GameService, visible
+from bot.services.games.players import Player
+from bot.services.games.results import GameView
+from bot.services.records.records import history_query
 from bot.storage.repository import ChallengeRecord, GameRecord, Repository
 from rules import get_game
 

@@ -2,7 +2,7 @@
 
 A player adds lines (`add`) in a game where it is the opponent's turn; each line is read
 through the rules from the position the player last saw and joins the player's tree
-(`bot.services.conditional_lines`). When the opponent completes a turn, `respond` (a
+(`bot.services.correspondence.conditional_lines`). When the opponent completes a turn, `respond` (a
 `GameService` responder, inside the turn's transaction) plays the reply of the line that
 expected it, by the path of any move, and keeps the rest of the tree. Any other turn, or
 a reason not to play (the game ended, a request to take back moves, a draw offer to
@@ -21,9 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.services.announcements import conditional_dm_row
 from bot.services.clock import Clock
-from bot.services.conditional_lines import (
+from bot.services.correspondence.conditional_lines import (
     MAX_REPLIES,
     Branch,
     ReplyConflict,
@@ -38,7 +37,9 @@ from bot.services.conditional_lines import (
     replies_in,
     shown,
 )
-from bot.services.conditional_notes import ClearedNote, ClearedNotice, ClearReason
+from bot.services.correspondence.conditional_notes import ClearedNote, ClearedNotice, ClearReason
+from bot.services.delivery.announcements import conditional_dm_row
+from bot.services.delivery.outbox import Outbox
 from bot.services.errors import (
     ConflictError,
     InvalidInputError,
@@ -46,9 +47,8 @@ from bot.services.errors import (
     NotFoundError,
     ServiceError,
 )
-from bot.services.games import CONFLICT, STALE_RETRIES, GameService, Turn, visible
-from bot.services.outbox import Outbox
-from bot.services.results import GameView
+from bot.services.games.games import CONFLICT, STALE_RETRIES, GameService, Turn, visible
+from bot.services.games.results import GameView
 from bot.storage.conditionals import StoredTree
 from bot.storage.repository import GameRecord, GameStatus, LockKind, Repository, StaleGameError
 from rules import GameError, GameState

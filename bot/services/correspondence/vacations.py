@@ -14,12 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from bot.services.announcements import vacation_rows
 from bot.services.clock import Clock
-from bot.services.clocks import ClockService
-from bot.services.durations import format_duration, parse_duration
+from bot.services.correspondence.clocks import ClockService
+from bot.services.correspondence.durations import format_duration, parse_duration
+from bot.services.delivery.announcements import vacation_rows
+from bot.services.delivery.outbox import Outbox
 from bot.services.errors import ConflictError, InvalidInputError, InvalidStateError
-from bot.services.outbox import Outbox
 from bot.storage.repository import GameRecord, Repository, Vacation
 
 log = logging.getLogger(__name__)

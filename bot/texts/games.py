@@ -11,9 +11,9 @@ from datetime import datetime
 from typing import Protocol
 
 from bot.records.transcript import changed_options
-from bot.services.announcements import MoveNotice
-from bot.services.durations import parse_time_control
-from bot.services.results import GameView
+from bot.services.correspondence.durations import parse_time_control
+from bot.services.delivery.announcements import MoveNotice
+from bot.services.games.results import GameView
 from bot.storage.repository import ChallengeRecord, ChallengeStatus, GameRecord, GameStatus
 from renderers.page import with_colour
 from rules import AnyGame, OptionValue, get_game, list_games

@@ -16,13 +16,13 @@ import random
 from collections.abc import Mapping
 
 from bot.ai import DEFAULT_SECONDS, parse_level
-from bot.services.challenges import challenger_seat
 from bot.services.clock import Clock
-from bot.services.computer_runner import TurnRequest, TurnRunner
+from bot.services.computer.runner import TurnRequest, TurnRunner
 from bot.services.errors import InvalidInputError, InvalidStateError, NotAllowedError, ServiceError
-from bot.services.games import GameService
-from bot.services.players import Player
-from bot.services.results import GameView, MoveResult
+from bot.services.games.challenges import challenger_seat
+from bot.services.games.games import GameService
+from bot.services.games.players import Player
+from bot.services.games.results import GameView, MoveResult
 from bot.services.settings import SettingsService
 from bot.storage.repository import GameRecord, NewGame, Repository, ShardFilter
 from rules import GameError, get_game

@@ -1,7 +1,7 @@
 """Why a player's conditional moves were cleared: what they are told, as data.
 
 The note goes by direct message where the player accepts them (an outbox announcement),
-else it waits for their next command. Front ends word it (`bot.conditional_texts`).
+else it waits for their next command. Front ends word it (`bot.texts.conditionals`).
 """
 
 from __future__ import annotations

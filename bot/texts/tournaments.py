@@ -14,11 +14,11 @@ from bot.competition.elimination import stage_name
 from bot.competition.glicko2 import PROVISIONAL_DEVIATION
 from bot.competition.tables import display_width, fit
 from bot.competition.tournament import Format
-from bot.services.ratings import LeaderboardEntry, RatingCard
-from bot.services.results import GameView
-from bot.services.tournament_views import Cancellation, TournamentView, Withdrawal
+from bot.services.competition.ratings import LeaderboardEntry, RatingCard
+from bot.services.competition.tournament_views import Cancellation, TournamentView, Withdrawal
+from bot.services.games.results import GameView
 from bot.storage.competition import PairingRecord, TournamentRecord, TournamentStatus
-from bot.texts import Style, game_title, start_caption
+from bot.texts.games import Style, game_title, start_caption
 from rules import get_game
 
 MESSAGE_LIMIT = 2000

@@ -16,7 +16,8 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeVar
 
-from bot.services.announcements import (
+from bot.services.clock import Clock
+from bot.services.delivery.announcements import (
     answer_row,
     end_row,
     move_row,
@@ -24,7 +25,7 @@ from bot.services.announcements import (
     start_row,
     undo_row,
 )
-from bot.services.clock import Clock
+from bot.services.delivery.outbox import Outbox
 from bot.services.errors import (
     ConflictError,
     InvalidStateError,
@@ -34,11 +35,7 @@ from bot.services.errors import (
     NotYourTurnError,
     ServiceError,
 )
-from bot.services.gate import Gate
-from bot.services.ids import storable
-from bot.services.locks import KeyedLocks
-from bot.services.outbox import Outbox
-from bot.services.results import (
+from bot.services.games.results import (
     DrawResult,
     DrawStatus,
     GameView,
@@ -46,7 +43,10 @@ from bot.services.results import (
     UndoResult,
     UndoStatus,
 )
-from bot.services.suggest import MoveIndex
+from bot.services.games.suggest import MoveIndex
+from bot.services.gate import Gate
+from bot.services.ids import storable
+from bot.services.locks import KeyedLocks
 from bot.storage.competition import PairingRecord
 from bot.storage.failures import classify
 from bot.storage.repository import (

@@ -1,12 +1,12 @@
 """The words of correspondence play: clocks, reminders, timeouts, digests, vacations,
-/settings and /games. Plain text with Discord's light markdown, like `bot.texts`."""
+/settings and /games. Plain text with Discord's light markdown, like `bot.texts.games`."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from bot.services.alerts import (
+from bot.services.correspondence.alerts import (
     DigestNotice,
     ReminderNotice,
     TimeoutNotice,
@@ -14,13 +14,13 @@ from bot.services.alerts import (
     VacationNotice,
     Waiting,
 )
-from bot.services.clocks import ClockStatus
-from bot.services.durations import format_about, format_duration
-from bot.services.notifications import GameLine
-from bot.services.results import GameView
-from bot.services.vacations import VacationChange, VacationStatus
+from bot.services.correspondence.clocks import ClockStatus
+from bot.services.correspondence.durations import format_about, format_duration
+from bot.services.correspondence.notifications import GameLine
+from bot.services.correspondence.vacations import VacationChange, VacationStatus
+from bot.services.games.results import GameView
 from bot.storage.repository import GameRecord, UserSettings, Vacation
-from bot.texts import Style, end_caption, game_title
+from bot.texts.games import Style, end_caption, game_title
 from rules import get_game
 
 MESSAGE_LIMIT = 2000

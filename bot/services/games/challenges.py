@@ -6,9 +6,10 @@ import logging
 import random
 from collections.abc import Mapping
 
-from bot.services.announcements import challenge_expired_row
 from bot.services.clock import Clock
-from bot.services.durations import parse_time_control
+from bot.services.correspondence.durations import parse_time_control
+from bot.services.delivery.announcements import challenge_expired_row
+from bot.services.delivery.outbox import Outbox
 from bot.services.errors import (
     ConflictError,
     InvalidInputError,
@@ -16,11 +17,10 @@ from bot.services.errors import (
     NotAllowedError,
     NotFoundError,
 )
-from bot.services.games import GameService
+from bot.services.games.games import GameService
+from bot.services.games.players import Player
+from bot.services.games.results import Accepted
 from bot.services.ids import storable
-from bot.services.outbox import Outbox
-from bot.services.players import Player
-from bot.services.results import Accepted
 from bot.services.settings import SettingsService
 from bot.storage.repository import (
     ChallengeRecord,

@@ -20,7 +20,7 @@ from typing import Any
 
 from bot.refusals import shorten
 from bot.services.errors import InvalidInputError
-from bot.services.suggest import rank_moves
+from bot.services.games.suggest import rank_moves
 from rules import GameError, GameState, IllegalMoveError, InvalidMoveError
 
 MAX_STEPS = 40

@@ -1,7 +1,7 @@
 """The outbound port: how a front end delivers what the players must be told.
 
-Services never call it directly: they write announcements (`bot.services.announcements`)
-with the change they report, and the `Dispatcher` (`bot.services.dispatcher`) delivers
+Services never call it directly: they write announcements (`bot.services.delivery.announcements`)
+with the change they report, and the `Dispatcher` (`bot.services.delivery.dispatcher`) delivers
 each one through a `Notifier`, the front end's: Discord posts in the game's thread or
 sends direct messages, the console prints, tests record. A method returns the id of the
 message it produced (None when it produced none, e.g. a direct message the user does not
@@ -16,14 +16,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from bot.services.alerts import (
+from bot.services.competition.tournament_views import TournamentView
+from bot.services.correspondence.alerts import (
     DigestNotice,
     ReminderNotice,
     TimeoutNotice,
     TurnNotice,
     VacationNotice,
 )
-from bot.services.announcements import (
+from bot.services.correspondence.conditional_notes import ClearedNotice
+from bot.services.delivery.announcements import (
     AnswerNotice,
     EndNotice,
     MoveNotice,
@@ -32,9 +34,7 @@ from bot.services.announcements import (
     UndeliveredNotice,
     UndoNotice,
 )
-from bot.services.conditional_notes import ClearedNotice
-from bot.services.results import GameView
-from bot.services.tournament_views import TournamentView
+from bot.services.games.results import GameView
 from bot.storage.competition import PairingRecord
 from bot.storage.repository import ChallengeRecord
 
@@ -53,7 +53,7 @@ class Ticket:
     first_attempt: datetime | None = None
     """When the first attempt began (what an earlier attempt could have posted is newer)."""
     reply: Mapping[str, Any] | None = None
-    """The interaction that was to answer it (`bot.services.outbox.ReplyHandle.data`): the
+    """The interaction that was to answer it (`bot.services.delivery.outbox.ReplyHandle.data`): the
     front end may find its answer there, or answer through it, instead of posting anew."""
 
 

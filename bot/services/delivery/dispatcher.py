@@ -17,8 +17,10 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.services import announcements as a
-from bot.services.alerts import (
+from bot.services.clock import Clock
+from bot.services.competition.ratings import is_rateable
+from bot.services.competition.tournaments import TournamentService
+from bot.services.correspondence.alerts import (
     DigestNotice,
     ReminderNotice,
     TimeoutNotice,
@@ -26,13 +28,12 @@ from bot.services.alerts import (
     VacationNotice,
     Waiting,
 )
-from bot.services.announcements import ANSWERABLE, Kind
-from bot.services.clock import Clock
-from bot.services.clocks import ClockService
-from bot.services.conditional_notes import ClearedNote, ClearedNotice
-from bot.services.games import GameService
-from bot.services.notify import MessageId, Notifier, Ticket
-from bot.services.outbox import (
+from bot.services.correspondence.clocks import ClockService
+from bot.services.correspondence.conditional_notes import ClearedNote, ClearedNotice
+from bot.services.delivery import announcements as a
+from bot.services.delivery.announcements import ANSWERABLE, Kind
+from bot.services.delivery.notify import MessageId, Notifier, Ticket
+from bot.services.delivery.outbox import (
     ATTEMPT_TIMEOUT,
     CLAIM_LEASE,
     MAX_ATTEMPTS,
@@ -41,9 +42,8 @@ from bot.services.outbox import (
     Outbox,
     backoff,
 )
-from bot.services.ratings import is_rateable
-from bot.services.results import GameView
-from bot.services.tournaments import TournamentService
+from bot.services.games.games import GameService
+from bot.services.games.results import GameView
 from bot.storage.repository import (
     Announcement,
     AnnouncementStatus,

@@ -40,20 +40,24 @@ from functools import partial
 
 from bot.competition.records import Entrant, Result
 from bot.competition.tournament import MIN_PLAYERS, Format, Tournament
-from bot.services.announcements import Kind, tournament_row
 from bot.services.background import Background
 from bot.services.clock import Clock
-from bot.services.durations import format_duration, parse_duration, parse_time_control
+from bot.services.competition.ratings import RatingService
+from bot.services.competition.tournament_views import Cancellation, TournamentView, Withdrawal
+from bot.services.correspondence.durations import (
+    format_duration,
+    parse_duration,
+    parse_time_control,
+)
+from bot.services.delivery.announcements import Kind, tournament_row
+from bot.services.delivery.outbox import Outbox
 from bot.services.errors import InvalidInputError, InvalidStateError, NotAllowedError, NotFoundError
-from bot.services.games import GameService
+from bot.services.games.games import GameService
+from bot.services.games.players import Player
+from bot.services.games.results import GameView
 from bot.services.ids import storable
 from bot.services.locks import KeyedLocks
-from bot.services.outbox import Outbox
-from bot.services.players import Player
-from bot.services.ratings import RatingService
-from bot.services.results import GameView
 from bot.services.settings import SettingsService
-from bot.services.tournament_views import Cancellation, TournamentView, Withdrawal
 from bot.storage.competition import (
     EntrantRecord,
     NewTournament,

@@ -1,0 +1,1 @@
+"""Competition: ratings and community tournaments."""

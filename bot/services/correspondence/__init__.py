@@ -1,0 +1,1 @@
+"""Correspondence play: clocks, pauses, vacations, conditional moves and turn notifications."""

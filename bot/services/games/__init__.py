@@ -1,0 +1,1 @@
+"""Games from challenge to result: challenges, moves and offers, rematches, what they return."""

@@ -1,0 +1,1 @@
+"""Game records: exports, histories, imports, and the audit of stored games."""

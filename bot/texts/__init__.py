@@ -1,0 +1,1 @@
+"""The words the front ends show, one module per subject."""
