@@ -1,4 +1,4 @@
-"""The README's settings table and the example files match the settings table exactly."""
+"""The settings page's table and the example files match the settings table exactly."""
 
 from __future__ import annotations
 
@@ -12,15 +12,15 @@ from bot.config import SETTINGS, Settings, read_config, read_env_file
 from bot.config_docs import env_example, markdown_table, toml_example
 
 ROOT = Path(__file__).resolve().parent.parent
-README = ROOT / "README.md"
+SETTINGS_PAGE = ROOT / "docs" / "operating" / "settings.md"
 START, END = "<!-- settings-table:start -->\n", "<!-- settings-table:end -->"
 REGENERATE = os.environ.get("TABULA_REGENERATE_DOCS") == "1"
-"""Set to 1 to rewrite the README table and the example files from the settings."""
+"""Set to 1 to rewrite the settings page's table and the example files from the settings."""
 
 
 def readme_table() -> str:
-    """The text between the README's settings-table markers."""
-    text = README.read_text(encoding="utf-8")
+    """The text between the settings page's settings-table markers."""
+    text = SETTINGS_PAGE.read_text(encoding="utf-8")
     return text.split(START, 1)[1].split(END, 1)[0]
 
 
@@ -41,13 +41,13 @@ def test_example_files_are_generated_from_the_settings(path: Path, generate) -> 
 
 
 def test_readme_table_is_generated_from_the_settings() -> None:
-    """Every setting, with its default, is in the README, and nothing else is."""
+    """Every setting, with its default, is on the settings page, and nothing else is."""
     if REGENERATE:
-        text = README.read_text(encoding="utf-8")
+        text = SETTINGS_PAGE.read_text(encoding="utf-8")
         before, rest = text.split(START, 1)
-        README.write_text(before + START + markdown_table() + END + rest.split(END, 1)[1])
+        SETTINGS_PAGE.write_text(before + START + markdown_table() + END + rest.split(END, 1)[1])
     assert readme_table() == markdown_table(), (
-        f"the README's settings table is out of date: TABULA_REGENERATE_DOCS=1 pytest {__file__}"
+        f"the settings page's table is out of date: TABULA_REGENERATE_DOCS=1 pytest {__file__}"
     )
     for entry in SETTINGS:
         assert f"| `{entry.env}` |" in readme_table()
