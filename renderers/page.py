@@ -17,7 +17,7 @@ from PIL import Image
 
 from renderers import sprites
 from renderers.canvas import Canvas
-from renderers.fonts import font, printable
+from renderers.fonts import Font, font, printable
 from renderers.text import fit, text_length, wrap
 from renderers.theme import Theme
 from renderers.view import BoardView
@@ -48,6 +48,13 @@ FACT_SIZE = 21
 SUB_SIZE = 17
 SMALL_SIZE = 20
 STATUS_SIZE = 24
+MIN_NAME_SIZE = 17
+"""Long names are drawn smaller, down to this size, before they are cut short."""
+FACTS_SHARE = 0.6
+"""The most of a header row's width the facts may take."""
+NAME_GAP = 24
+"""The space between a name and the facts."""
+FACT_SEPARATOR = "   "
 
 
 def page_height(board_height: int) -> int:
@@ -72,6 +79,9 @@ class Caption:
     """Extra items of the move line, after the game's title ("19×19", "turn 7 of 32")."""
     highlight: tuple[bool, bool] = (False, False)
     """Per seat: draw its facts in the highlight colour (a six on the board, a decisive lead)."""
+    legend: str | None = None
+    """What a mark of the picture means ("▲ moved this turn"), said after the status line
+    while the game goes on; only in the picture (a description names the stones itself)."""
 
 
 def seat_name(state: GameState[Any], view: BoardView, seat: int) -> str:
@@ -165,26 +175,35 @@ def _draw_seat_text(
     middle: float,
     right: int,
 ) -> None:
-    """The name (with colour and clock under it) on the left, the facts ending at `right`."""
+    """The name (with colour and clock under it) on the left, the facts ending at `right`.
+
+    The name comes first: the facts get smaller, then go on two lines, before the name
+    is made smaller, and a name is cut short only when it is longer than any display name.
+    """
     x = PAD + 70
-    facts = "   ".join(caption.facts[seat]) if view.facts else ""
-    if facts:
-        fact_face = font(FACT_SIZE)
-        if text_length(fact_face, facts) > (right - x) * 0.62:
-            fact_face = font(SUB_SIZE + 1)
-        facts = fit(facts, fact_face, (right - x) * 0.7)
-        fact_colour = theme.rgb("highlight" if caption.highlight[seat] else "text")
-        canvas.text((right, middle), facts, fact_face, fact_colour, anchor="rm")
-        right -= round(text_length(fact_face, facts)) + 24
+    width = right - x
     colour = state.game.colours[seat]
     name = seat_name(state, view, seat)
+    name_face = font(NAME_SIZE, bold=True)
+    name_width = text_length(name_face, name)
+    if view.facts and caption.facts[seat]:
+        facts = caption.facts[seat]
+        room = max(width * 0.4, width - name_width - NAME_GAP, narrowest_facts(facts))
+        room = min(width * FACTS_SHARE, room)
+        fact_face, lines = fact_lines(facts, room)
+        fact_colour = theme.rgb("highlight" if caption.highlight[seat] else "text")
+        ys = [middle] if len(lines) == 1 else [middle - 10, middle + 13]
+        for line, y in zip(lines, ys, strict=True):
+            canvas.text((right, y), line, fact_face, fact_colour, anchor="rm")
+        right -= round(max(text_length(fact_face, line) for line in lines)) + NAME_GAP
     extras = [] if name == colour else [colour]
     clock = view.clocks[seat]
     if clock:
         extras.append(printable(clock))
-    name_face = font(NAME_SIZE, bold=True)
     name_y = middle - 10 if extras else middle
-    name = fit(name, name_face, max(40.0, right - x))
+    room = max(40.0, right - x)
+    name_face = name_font(name, room)
+    name = fit(name, name_face, room)
     canvas.text((x, name_y), name, name_face, theme.rgb("text"), anchor="lm")
     if extras:
         small = font(SUB_SIZE)
@@ -197,6 +216,48 @@ def _draw_seat_text(
         )
 
 
+def name_font(name: str, width: float) -> Font:
+    """The largest bold face, from `NAME_SIZE` down to `MIN_NAME_SIZE`, drawing `name` within
+    `width` (the smallest when none does)."""
+    for size in range(NAME_SIZE, MIN_NAME_SIZE - 1, -1):
+        face = font(size, bold=True)
+        if text_length(face, name) <= width:
+            return face
+    return font(MIN_NAME_SIZE, bold=True)
+
+
+def narrowest_facts(facts: tuple[str, ...]) -> float:
+    """The width of the narrowest way `fact_lines` lays `facts` out without cutting them."""
+    face = font(SUB_SIZE)
+    widths = [text_length(face, fact) for fact in facts]
+    best = text_length(font(SUB_SIZE + 1), FACT_SEPARATOR.join(facts))
+    gap = text_length(face, FACT_SEPARATOR)
+    for k in range(1, len(facts)):
+        first = sum(widths[:k]) + gap * (k - 1)
+        second = sum(widths[k:]) + gap * (len(facts) - k - 1)
+        best = min(best, max(first, second))
+    return best
+
+
+def fact_lines(facts: tuple[str, ...], width: float) -> tuple[Font, list[str]]:
+    """A seat's facts within `width`: on one line, smaller if need be, else on two lines
+    split between facts (each cut short only if a single fact is wider than `width`)."""
+    joined = FACT_SEPARATOR.join(facts)
+    for size in (FACT_SIZE, SUB_SIZE + 1):
+        face = font(size)
+        if text_length(face, joined) <= width:
+            return face, [joined]
+    face = font(SUB_SIZE)
+    if len(facts) == 1:
+        return face, wrap(joined, face, width)
+    splits = [
+        [FACT_SEPARATOR.join(facts[:k]), FACT_SEPARATOR.join(facts[k:])]
+        for k in range(1, len(facts))
+    ]
+    best = min(splits, key=lambda lines: max(text_length(face, line) for line in lines))
+    return face, [fit(line, face, width) for line in best]
+
+
 def draw_footer(
     canvas: Canvas,
     state: GameState[Any],
@@ -207,6 +268,8 @@ def draw_footer(
     """Draw the status line and the move line under the board."""
     width = canvas.width - 2 * PAD - 8
     status = printable(status_line(state, view, caption))
+    if caption.legend and not view.status and state.outcome() is None:
+        status += f"; {caption.legend}"
     status_face = font(STATUS_SIZE, bold=True)
     lines = [status]
     if text_length(status_face, status) > width:

@@ -17,6 +17,10 @@ from rules.squares import format_point, parse_point
 BOARD = SquareBoard.fit(SIZE, SIZE, stone_scale=0.9)
 COLOURS = ("white", "black")
 """Stone colour of seat 0 and seat 1."""
+PATH_WIDTH = 0.16
+"""The width of the last move's path, in cells."""
+MOVED_MARK = "\N{BLACK UP-POINTING TRIANGLE}"
+"""How the status line names the small triangles on the stones moved this turn."""
 
 
 class DiffusionRenderer(GameRenderer[DiffusionState]):
@@ -57,20 +61,20 @@ class DiffusionRenderer(GameRenderer[DiffusionState]):
         return self.cached_caption(state)
 
     def _paint_paths(self, canvas: Canvas, state: DiffusionState, theme: Theme) -> None:
-        """This turn's moves so far, or the whole last turn at a turn's start; the last one bold."""
-        paths = state.turn_paths or state.previous_turn_paths
-        cell = BOARD.cell
-        for index, path in enumerate(paths):
-            last = index == len(paths) - 1
-            points = [BOARD.centre(point) for point in path]
-            width = cell * (0.16 if last else 0.1)
-            canvas.strokes(
-                [points],
-                theme.rgb("accent" if last else "earlier"),
-                width,
-                edge=theme.rgb("line"),
-                dots=[(points[0], width * 1.3)],
-            )
+        """The last move's path, under the stones (earlier moves of its turn are in the move
+        line: five paths of one turn crossed each other)."""
+        path = state.last_path
+        if len(path) < 2:
+            return
+        points = [BOARD.centre(point) for point in path]
+        width = BOARD.cell * PATH_WIDTH
+        canvas.strokes(
+            [points],
+            theme.rgb("accent"),
+            width,
+            edge=theme.rgb("line"),
+            dots=[(points[0], width * 1.3)],
+        )
 
     def _paint_marks(self, canvas: Canvas, state: DiffusionState, theme: Theme) -> None:
         cell = BOARD.cell
@@ -83,17 +87,24 @@ class DiffusionRenderer(GameRenderer[DiffusionState]):
                 canvas.paste(mark, (x, y - diameter * 0.5))
         if state.turn_paths:
             moved = sprites.triangle(theme.rgb("earlier"), theme.rgb("white"), round(cell * 0.42))
-            for point in state.moved_this_turn:
+            for point in sorted(state.moved_this_turn):
                 x, y = BOARD.centre(point)
                 canvas.paste(moved, (x + diameter * 0.4, y + diameter * 0.38))
         path = state.last_path
         if path:
+            if state.captured_last and len(path) >= 2:
+                # The capturing step runs between two stones: drawn over them, or unseen.
+                (x0, y0), (x1, y1) = BOARD.centre(path[-2]), BOARD.centre(path[-1])
+                short = 1 - diameter / 2 / cell  # to the edge of the capturer's stone
+                step = [(x0, y0), (x0 + (x1 - x0) * short, y0 + (y1 - y0) * short)]
+                width = cell * PATH_WIDTH * 0.75
+                canvas.strokes([step], theme.rgb("accent"), width, edge=theme.rgb("line"))
             ring = sprites.ring(theme.rgb("accent"), diameter + 2, max(3.0, cell * 0.09))
             canvas.paste(ring, BOARD.centre(path[-1]))
         self._mark_captures(canvas, state, theme)
 
     def _mark_captures(self, canvas: Canvas, state: DiffusionState, theme: Theme) -> None:
-        """Cross each stone captured in the turn shown; the last move's in the accent colour.
+        """Cross each stone captured in the turn shown.
 
         A captured stone is swapped into the cell its capturer stepped from, so it is
         marked there, where it still stands.
@@ -103,15 +114,13 @@ class DiffusionRenderer(GameRenderer[DiffusionState]):
         else:
             paths, captures = state.previous_turn_paths, state.previous_turn_captures
         size = round(BOARD.stone_diameter() * 0.42)
-        for index, (path, taken) in enumerate(zip(paths, captures, strict=False)):
+        mark = sprites.cross(theme.rgb("accent"), theme.rgb("line"), size, BOARD.cell * 0.08)
+        for path, taken in zip(paths, captures, strict=False):
             if not taken or len(path) < 2:
                 continue
             seat = taken[0][2]
             if state.stone_at(*path[-2]) != seat:
                 continue  # captured again later in the turn and moved on
-            last = index == len(paths) - 1
-            ink = theme.rgb("accent" if last else "earlier")
-            mark = sprites.cross(ink, theme.rgb("line"), size, BOARD.cell * 0.08)
             canvas.paste(mark, BOARD.centre(path[-2]))
 
     def caption(self, state: DiffusionState) -> Caption:
@@ -127,10 +136,12 @@ class DiffusionRenderer(GameRenderer[DiffusionState]):
         note = f"{state.moves_left} of {length} moves left"
         if state.echo_available:
             note += ", echo possible"
+
         return Caption(
             facts=(facts[0], facts[1]),
             note=note,
             details=(f"turn {state.turn_number}",),
+            legend=f"{MOVED_MARK} moved this turn" if state.turn_paths else None,
         )
 
     def parse_cell(self, state: DiffusionState, text: str) -> Coord:

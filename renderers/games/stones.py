@@ -13,8 +13,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
-
 from renderers import sprites
 from renderers.base import BoardLayout, Coord, GameRenderer, register
 from renderers.canvas import Canvas
@@ -34,9 +32,11 @@ TRAY_GAP = 6
 """The space between the board and each stake tray."""
 SLOT_GAP = 5
 """The space between neighbouring stakes in a tray, and between them and the tray's sides."""
-LARGEST_STAKE = 28
+LARGEST_STAKE = 40
 """The diameter of a stake on small boards; on large boards stakes are smaller."""
-TRAY_WIDTH = 2 * (LARGEST_STAKE + SLOT_GAP) + SLOT_GAP
+MAX_PAGE_WIDTH = 980
+"""The widest a Stones page grows for its trays."""
+SLOTS = 2
 """Each tray holds two stakes of one row at full size; more are drawn smaller and closer,
 never overlapping."""
 CROWDED_GAP = 3
@@ -63,9 +63,12 @@ class StakeBoard(PointGrid):
     def for_size(cls, points: int) -> StakeBoard:
         """The board of `points` lines, as large as on other games' pages, with its trays."""
         grid = cls.fit(points, stars=True)
-        stake = min(LARGEST_STAKE, max(22, round(grid.spacing * 0.36)))
-        width = max(WIDTH, grid.height + 2 * (TRAY_GAP + TRAY_WIDTH + PAD))
-        return replace(grid, stake=stake, tray=TRAY_WIDTH, left=(width - grid.height) // 2)
+        room = (MAX_PAGE_WIDTH - grid.height) // 2 - TRAY_GAP - PAD  # for each tray
+        widest = (room - SLOT_GAP) // SLOTS - SLOT_GAP
+        stake = min(LARGEST_STAKE, widest, max(28, round(grid.spacing * 0.75)))
+        tray = SLOTS * (stake + SLOT_GAP) + SLOT_GAP
+        width = max(WIDTH, grid.height + 2 * (TRAY_GAP + tray + PAD))
+        return replace(grid, stake=stake, tray=tray, left=(width - grid.height) // 2)
 
     @property
     def page_width(self) -> int:
@@ -76,12 +79,6 @@ class StakeBoard(PointGrid):
         right_of_board = self.left + self.height + TRAY_GAP
         x = self.left - TRAY_GAP - self.tray if seat == 0 else right_of_board
         return x, BOARD_TOP, x + self.tray - 1, BOARD_TOP + self.height - 1
-
-    def draw_static(self, image: Image.Image, theme: Theme) -> None:
-        super().draw_static(image, theme)
-        draw = ImageDraw.Draw(image)
-        for seat in (0, 1):
-            draw.rounded_rectangle(self.tray_box(seat), radius=12, fill=theme.rgb("panel"))
 
     def stake_slots(self, seat: int, cols: Iterable[int], row: int) -> dict[int, Slot]:
         """Where `seat`'s stakes at the columns `cols` of `row` sit in the tray: per column,
@@ -168,7 +165,9 @@ class StonesRenderer(GameRenderer[StonesState]):
         last move took faint and crossed in the tray; return where each one was drawn."""
         captured = set(state.stakes_captured_last)
         slots = tray_slots(board, state)
-        marker = max(16, round(board.spacing * 0.28))
+        for seat in sorted({seat for _, _, seat in slots}):  # a tray only when it holds stakes
+            canvas.rounded_rectangle(board.tray_box(seat), radius=12, fill=theme.rgb("panel"))
+        marker = max(20, round(board.spacing * 0.36))
         for (col, row, seat), (centre, diameter) in sorted(slots.items()):
             colour = COLOURS[seat]
             taken = (col, row, seat) in captured

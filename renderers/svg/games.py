@@ -124,28 +124,33 @@ def paint_diffusion(state: DiffusionState, board: SquareBoard, last_move: bool) 
         for cell in state.stones(seat):
             kind = "king" if cell in kings else "stone"
             drawing.pieces[cell] = Piece(diffusion.COLOURS[seat], kind, state.frozen_size(*cell))
+    diameter = board.stone_diameter()
+    for cell in state.moved_this_turn if state.turn_paths else ():
+        x, y = board.centre(cell)
+        x, y = x + diameter * 0.4, y + diameter * 0.38
+        h = board.cell * 0.21
+        triangle = points([(x, y - h), (x + h, y + h * 0.8), (x - h, y + h * 0.8)])
+        drawing.over.append(f'<path class="moved" d="{triangle}z"/>')
+        drawing.say(cell, "moved this turn")
+    path = state.last_path
+    if last_move and len(path) >= 2:
+        width = board.cell * diffusion.PATH_WIDTH
+        drawing.under.append(path_line(board, list(path), "last", width))
+        if state.captured_last:
+            (x0, y0), (x1, y1) = board.centre(path[-2]), board.centre(path[-1])
+            short = 1 - diameter / 2 / board.cell
+            step = [(x0, y0), (x0 + (x1 - x0) * short, y0 + (y1 - y0) * short)]
+            drawing.over.append(
+                f'<path class="path last"{attrs(stroke_width=width * 0.75)} d="{points(step)}"/>'
+            )
+        drawing.over.append(ring(board, path[-1], diameter / 2 + 1, max(3.0, board.cell * 0.09)))
     if last_move:
         paths = state.turn_paths or state.previous_turn_paths
-        for index, path in enumerate(paths):
-            last = index == len(paths) - 1
-            width = board.cell * (0.16 if last else 0.1)
-            drawing.under.append(path_line(board, list(path), "last" if last else "earlier", width))
-        if state.last_path:
-            drawing.over.append(
-                ring(
-                    board,
-                    state.last_path[-1],
-                    board.stone_diameter() / 2 + 1,
-                    max(3.0, board.cell * 0.09),
-                )
-            )
         captures = state.turn_captures if state.turn_paths else state.previous_turn_captures
-        for index, (path, taken) in enumerate(zip(paths, captures, strict=False)):
-            if taken and len(path) >= 2 and state.stone_at(*path[-2]) == taken[0][2]:
-                kind = "taken" if index == len(paths) - 1 else "earlier"
-                size = board.stone_diameter() * 0.42
-                drawing.over.append(cross(board, path[-2], size, board.cell * 0.08, kind))
-                drawing.say(path[-2], "captured")
+        for done, taken in zip(paths, captures, strict=False):
+            if taken and len(done) >= 2 and state.stone_at(*done[-2]) == taken[0][2]:
+                drawing.over.append(cross(board, done[-2], diameter * 0.42, board.cell * 0.08))
+                drawing.say(done[-2], "captured")
     drawing.under.append(_links_markup(board, drawing.pieces, 0.2))
     return drawing
 

@@ -6,8 +6,11 @@ from typing import Any, TypeVar
 
 from PIL import Image, ImageChops
 
+from renderers.base import renderer_for
+from renderers.canvas import _text
 from renderers.sprites import Point
 from renderers.theme import RGB
+from renderers.view import BoardView
 from rules import Game, GameState
 
 StateT = TypeVar("StateT", bound=GameState[Any])
@@ -48,3 +51,22 @@ def around(point: Point, radius: float) -> tuple[int, int, int, int]:
     """The box of half-side `radius` around `point`."""
     x, y = point
     return round(x - radius), round(y - radius), round(x + radius), round(y + radius)
+
+
+def texts(state: GameState[Any], view: BoardView | None = None, *, part: str = "all") -> list[str]:
+    """The lines of text the picture of `state` writes, from the top down: all of them, or
+    those of the `header` or the `footer`."""
+    canvas = renderer_for(state).canvas(state, view or BoardView())
+    board_top, board_bottom = canvas.board_rows
+    found = [
+        (op[0], op[3][2])
+        for op in canvas.ops
+        if op[2] is _text
+        and (part == "all" or (op[1] <= board_top if part == "header" else op[0] >= board_bottom))
+    ]
+    return [text for _, text in sorted(found, key=lambda item: item[0])]
+
+
+def footer_text(state: GameState[Any], view: BoardView | None = None) -> str:
+    """The status line of the picture of `state` (its lines joined)."""
+    return " ".join(texts(state, view, part="footer"))

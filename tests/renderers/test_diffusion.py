@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from renderers import BoardView, Hint, locate, render
 from renderers.games.diffusion import BOARD
+from renderers.samples import random_game
 from renderers.theme import DEFAULT_THEME as THEME
-from rules.diffusion import DIFFUSION
-from tests.renderers.helpers import after, around, count_near, distance, pixel
+from rules.diffusion import DIFFUSION, DiffusionState
+from tests.renderers.helpers import after, around, count_near, distance, footer_text, pixel
 
 MOVES = ["k9-k10-l10", "j8-j9-j10-h10"]
 
@@ -48,15 +49,23 @@ def test_group_size_is_printed_on_each_stone() -> None:
 
 
 def test_paths_of_the_turn_and_moved_stones() -> None:
-    """The last path is accented, the earlier one in the earlier-move colour; both stones marked."""
+    """Only the last path is drawn (the turn's earlier paths crossed it); the stones moved
+    this turn carry a small triangle, which the status line explains."""
     state = play(*MOVES)
     image = render(state)
     accent, earlier = THEME.rgb("accent"), THEME.rgb("earlier")
     step = around(locate(state, "j9"), BOARD.cell * 0.2)
     assert count_near(image, step, accent) > 10
-    assert count_near(image, around(locate(state, "k10"), BOARD.cell * 0.5), earlier) > 10
-    assert count_near(image, around(locate(state, "l10"), BOARD.cell * 0.5), earlier) > 10
+    # k10 lies on the first move's path, between its stones: no path is drawn there now.
+    between = around(locate(state, "k10"), BOARD.cell * 0.12)
+    assert count_near(image, between, earlier) == 0
+    assert count_near(image, between, accent) == 0
+    corner = BOARD.stone_diameter() * 0.4
+    for moved in ("l10", "h10"):
+        x, y = locate(state, moved)
+        assert count_near(image, around((x + corner, y + corner), BOARD.cell * 0.2), earlier) > 10
     assert count_near(image, around(locate(state, "c3"), BOARD.cell * 0.5), earlier) == 0
+    assert "▲ moved this turn" in footer_text(state)
 
 
 def test_kings_wear_crowns() -> None:
@@ -97,3 +106,16 @@ def test_a_captured_stone_is_crossed_where_it_was_swapped_to() -> None:
     accent = THEME.rgb("accent")
     assert count_near(image, around(locate(state, "c3"), BOARD.cell * 0.15), accent) > 10
     assert count_near(image, around(locate(state, "e3"), BOARD.cell * 0.15), accent) == 0
+
+
+def test_a_capturing_step_is_drawn_over_the_stones() -> None:
+    """The last step of a capture runs from one stone to the next: it is drawn over them,
+    where a path under the stones could not be seen."""
+    state = random_game("diffusion", seed=2, plies=1)[-1]
+    assert isinstance(state, DiffusionState)
+    assert state.captured_last
+    start, end = state.last_path[-2:]
+    (x0, y0), (x1, y1) = BOARD.centre(start), BOARD.centre(end)
+    on_stone = (x0 + (x1 - x0) * 0.3, y0 + (y1 - y0) * 0.3)  # beside the cross's arms
+    image = render(state)
+    assert count_near(image, around(on_stone, BOARD.cell * 0.04), THEME.rgb("accent")) > 4

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from renderers import BoardView
+from renderers.base import renderer_for
 from renderers.fonts import font, printable
 from renderers.page import Caption, move_line, seat_name, status_line
+from renderers.samples import random_game
 from renderers.text import fit
 from rules import get_game
+from tests.renderers.helpers import texts
 
 GROUPS = get_game("groups")
 
@@ -57,3 +60,33 @@ def test_fit_cuts_long_text_with_an_ellipsis() -> None:
     assert fit("Ada", face, 200) == "Ada"
     cut = fit("A rather long display name indeed", face, 120)
     assert cut.endswith("…") and face.getlength(cut) <= 120
+
+
+def test_long_names_and_all_facts_fit_the_header() -> None:
+    """A name of 28 characters and every fact (a Stones player's stakes too) are drawn whole
+    on the smallest and the largest boards: the facts shrink or take two lines first."""
+    name = "Alexandra Montgomery-Smithe"
+    view = BoardView(players=(name, "Bo"), clocks=("2 d 3 h", None))
+    stones = get_game("stones").new_game(size=5)
+    for move in ("a1", "e5", "stake a2", "stake e4", "stake b1"):
+        stones = stones.play_text(move)
+    states = [stones] + [
+        random_game(game, options, seed=3, plies=40)[-1]
+        for game, options in (
+            ("diffusion", {}),
+            ("groups", {}),
+            ("hexade", {"size": 5}),
+            ("hexade", {"size": 12}),
+            ("rekushu", {"size": 8}),
+            ("rekushu", {"size": 20}),
+            ("stones", {"size": 19}),
+        )
+    ]
+    for state in states:
+        lines = texts(state, view, part="header")
+        assert name in lines, state.game.name
+        caption = renderer_for(state).caption(state)
+        header = " ".join(lines)
+        for fact in caption.facts[0] + caption.facts[1]:
+            assert fact in header, (state.game.name, fact)
+        assert not any(line.endswith("…") for line in lines)

@@ -174,3 +174,34 @@ def test_leads_and_what_wins_are_in_words() -> None:
         ("prisoners 0", "6 behind (needs 1 or more ahead)"),
         ("prisoners 6", "6 ahead (needs 13 or more ahead)"),
     )
+
+
+def test_trays_are_drawn_only_for_players_with_stakes() -> None:
+    """Without stakes no grey tray stands beside the board; with Black's stakes only Black's."""
+    for size in (5, 19):
+        board = board_for(size)
+        image = render(play("e5" if size > 5 else "c3", size=size))
+        for seat in (0, 1):
+            left, top, right, bottom = board.tray_box(seat)
+            middle = ((left + right) / 2, (top + bottom) / 2)
+            assert distance(pixel(image, middle), THEME.rgb("background")) < 4
+    state = play("a1", "j9", "stake a2", "j8", size=9)
+    image = render(state)
+    board = board_for(9)
+    for seat, colour in ((0, "panel"), (1, "background")):
+        left, top, right, _ = board.tray_box(seat)
+        assert distance(pixel(image, ((left + right) / 2, top + 20)), THEME.rgb(colour)) < 4
+
+
+def test_stakes_are_drawn_large_enough_to_see() -> None:
+    """A stake in its tray is at least half as wide as a stone of the board (a small chip
+    was easy to miss), and its liberty's diamond at least a third of the spacing."""
+    for size in range(5, 20):
+        board = board_for(size)
+        assert board.stake >= 0.45 * board.stone_diameter()
+        assert board.page_width <= 980
+    state = play("a1", "j9", "stake a2", size=9)
+    image = render(state)
+    board = board_for(9)
+    seen = count_near(image, around(locate(state, "a2"), board.spacing * 0.3), THEME.rgb("black"))
+    assert seen > board.spacing * 1.2
