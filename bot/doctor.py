@@ -31,6 +31,7 @@ from bot.storage.maintenance import (
 )
 from bot.storage.opening import display_location
 from bot.storage.postgres import migrations as postgres_migrations
+from renderers.fonts import FALLBACK_FAMILIES, missing_fonts_warning
 
 STUCK = timedelta(minutes=10)
 """Announcements waiting longer than this while the doctor looks: is the bot running?"""
@@ -391,11 +392,22 @@ def _check_disk(path: Path) -> Iterator[Check]:
         yield Check("disk space", Status.OK, detail)
 
 
+def check_fonts() -> Check:
+    """Whether the fallback fonts for names in other scripts and emoji are installed."""
+    warning = missing_fonts_warning()
+    if warning is None:
+        found = " and ".join(family.name for family in FALLBACK_FAMILIES)
+        return Check("fonts", Status.OK, f"{found} found")
+    names, _, hint = warning.partition(", so ")
+    return Check("fonts", Status.WARNING, names, hint)
+
+
 def run_checks(report: ConfigReport, *, quick: bool = False) -> list[Check]:
     """Every check, in the order they are printed."""
     checks = list(check_configuration(report))
     checks.append(check_token(report.settings.token))
     checks += check_user()
+    checks.append(check_fonts())
     database = report.settings.database
     if isinstance(database, Path):
         checks += check_database(database, quick=quick)

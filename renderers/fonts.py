@@ -10,7 +10,7 @@ Noto Sans CJK (Chinese, Japanese, Korean) and Noto Color Emoji (see
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -69,6 +69,53 @@ FALLBACK_CANDIDATES: tuple[FallbackFont, ...] = tuple(
 )
 """Where the fallback fonts are looked for, in order; the first of each kind found is used."""
 
+
+@dataclass(frozen=True)
+class FallbackFamily:
+    """One kind of fallback font, what it draws and the package that installs it."""
+
+    name: str
+    draws: str
+    """What it lets the pictures draw in names ("emoji")."""
+    debian_package: str
+    """The Debian and Ubuntu package that installs it (the Docker image installs it)."""
+    colour: bool
+    """A colour bitmap font (its candidates have a `bitmap_size`)."""
+
+
+FALLBACK_FAMILIES = (
+    FallbackFamily("Noto Sans CJK", "Chinese, Japanese or Korean letters", "fonts-noto-cjk", False),
+    FallbackFamily("Noto Color Emoji", "emoji", "fonts-noto-color-emoji", True),
+)
+"""The fallback fonts the pictures want, one per kind of `FALLBACK_CANDIDATES`."""
+
+file_exists: Callable[[str], bool] = os.path.exists
+"""How a font file is looked for (tests put another lookup here)."""
+
+
+def missing_fallback_families() -> tuple[FallbackFamily, ...]:
+    """The fallback fonts of which no candidate file is installed."""
+    found = {c.bitmap_size is not None for c in FALLBACK_CANDIDATES if file_exists(c.path)}
+    return tuple(family for family in FALLBACK_FAMILIES if family.colour not in found)
+
+
+def missing_fonts_warning() -> str | None:
+    """A sentence saying which names will be drawn as boxes and the packages to install;
+    None when every fallback font is installed."""
+    missing = missing_fallback_families()
+    if not missing:
+        return None
+    names = " and ".join(family.name for family in missing)
+    draws = " and ".join(family.draws for family in missing)
+    packages = " ".join(family.debian_package for family in missing)
+    verb = "is" if len(missing) == 1 else "are"
+    return (
+        f"{names} {verb} not installed, so {draws} in names are drawn as boxes in the "
+        f"pictures; install with `apt-get install {packages}` (Debian, Ubuntu; the Docker "
+        "image has them)"
+    )
+
+
 _chosen: list[tuple[FallbackFont, ...]] = []
 """The fallback fonts chosen by `set_fallback_fonts` (none chosen: the installed ones)."""
 
@@ -92,7 +139,7 @@ def fallback_fonts() -> tuple[FallbackFont, ...]:
     kinds: set[bool] = set()
     for candidate in FALLBACK_CANDIDATES:
         colour = candidate.bitmap_size is not None
-        if colour not in kinds and os.path.exists(candidate.path):
+        if colour not in kinds and file_exists(candidate.path):
             found.append(candidate)
             kinds.add(colour)
     return tuple(found)

@@ -20,6 +20,7 @@ from bot.storage import maintenance
 from bot.storage.maintenance import latest_schema
 from bot.storage.repository import NewAnnouncement
 from bot.storage.sqlite import SqliteRepository
+from renderers import fonts
 from tests.databases import POSTGRES_URL, Backend
 from tests.storage.test_maintenance import damage, database_with_moves
 
@@ -30,6 +31,12 @@ TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789"
 def not_root(monkeypatch: pytest.MonkeyPatch) -> None:
     """Checks run as an ordinary user unless a test says otherwise."""
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
+
+
+@pytest.fixture(autouse=True)
+def fonts_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fallback fonts are found unless a test says otherwise (whatever this machine has)."""
+    monkeypatch.setattr(fonts, "file_exists", lambda path: True)
 
 
 def checks_for(tmp_path: Path, database: Path | str, **environ: str) -> dict[str, Check]:
@@ -52,6 +59,7 @@ async def test_a_healthy_installation_passes_every_check(tmp_path: Path) -> None
     assert statuses(checks) == {
         "configuration": "ok",
         "token": "ok",
+        "fonts": "ok",
         "database folder": "ok",
         "disk space": "ok",
         "database": "ok",
@@ -441,3 +449,40 @@ def test_the_doctor_reads_the_announcements_of_either_backend(
     assert parked["announcements"].detail == (
         "1 could not be delivered and were parked (latest: 403 Missing Access)"
     )
+
+
+def test_the_fonts_check_finds_the_fallback_fonts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With Noto Sans CJK and Noto Color Emoji installed, the fonts check is ok."""
+    seen: list[str] = []
+
+    def lookup(path: str) -> bool:
+        seen.append(path)
+        return path.endswith(("NotoSansCJK-Regular.ttc", "NotoColorEmoji.ttf"))
+
+    monkeypatch.setattr(fonts, "file_exists", lookup)
+    check = doctor.check_fonts()
+    assert check.status is Status.OK
+    assert check.detail == "Noto Sans CJK and Noto Color Emoji found"
+    assert seen
+
+
+def test_missing_fonts_are_a_warning_naming_the_packages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without the fallback fonts the doctor warns, says what is drawn as boxes and names the
+    Debian packages; with only the emoji font missing, only its package."""
+    monkeypatch.setattr(fonts, "file_exists", lambda path: False)
+    check = checks_for(tmp_path, tmp_path / "t.sqlite3")["fonts"]
+    assert check.status is Status.WARNING
+    assert "Noto Sans CJK and Noto Color Emoji are not installed" in check.detail
+    assert check.hint is not None
+    assert "apt-get install fonts-noto-cjk fonts-noto-color-emoji" in check.hint
+    assert "drawn as boxes" in check.hint
+    monkeypatch.setattr(fonts, "file_exists", lambda path: "CJK" in path)
+    check = doctor.check_fonts()
+    assert check.status is Status.WARNING
+    assert check.detail == "Noto Color Emoji is not installed"
+    assert check.hint is not None and "fonts-noto-cjk" not in check.hint
+    report = format_report([check])
+    assert "apt-get install fonts-noto-color-emoji" in report
+    assert report.endswith("No problems; 1 warning(s).")

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from dataclasses import replace
 
 from bot.cli.console_command import add_console_arguments, start_console
 from bot.cli.startup import CONFIG_STATUS, database_problem, start
 from bot.client import run_bot
+from renderers.fonts import missing_fonts_warning
+
+log = logging.getLogger(__name__)
 
 NO_TOKEN_HELP = (
     "No Discord token configured, so the local console opens instead. To run the Discord "
@@ -43,4 +47,7 @@ def run(args: argparse.Namespace) -> int:
     if problem is not None:
         print(f"tabula: {problem}", file=sys.stderr)
         return 1
+    warning = missing_fonts_warning()
+    if warning is not None:
+        log.warning("%s", warning)
     return run_bot(settings)
