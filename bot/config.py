@@ -2,10 +2,10 @@
 
 Every setting is one field of `Settings` declared with `setting(...)`: its environment
 variable, its TOML key, its kind (which parses and checks the value), its default and one
-line of help. The README's settings table, `deploy/tabula.env.example`, `tabula config`
-and `tabula doctor` are all generated from those fields, so adding a setting is adding a
-field. Precedence: environment > `.env` > TOML file > default. An empty value counts as
-not set.
+line of help. The table of `docs/operating/settings.md`, `deploy/tabula.env.example`,
+`tabula config` and `tabula doctor` are all generated from those fields, so adding a
+setting is adding a field. Precedence: environment > `.env` > TOML file > default. An
+empty value counts as not set.
 """
 
 from __future__ import annotations
