@@ -104,6 +104,21 @@ class FilePath(Kind):
         return Path(text).expanduser()
 
 
+class Address(Kind):
+    """An http:// or https:// address, kept without a trailing slash."""
+
+    def describe(self) -> str:
+        """What an address looks like."""
+        return "an http:// or https:// address"
+
+    def parse(self, text: str) -> str:
+        """The address as written, checked for its scheme and host."""
+        scheme, _, rest = text.strip().partition("://")
+        if scheme.lower() not in ("http", "https") or not rest.strip("/"):
+            raise ValueError(f"must be {self.describe()} (got {text!r})")
+        return text.strip().rstrip("/")
+
+
 @dataclass(frozen=True)
 class Choice(Kind):
     """One of a fixed list of words (case-insensitive)."""
@@ -412,6 +427,14 @@ class Settings:
         toml="shards.ids",
         kind=ShardIds(),
         help="The shards this process runs, like 0-1, 2 or 0,3; not set: every shard.",
+    )
+    docs_url: str | None = setting(
+        None,
+        env="TABULA_DOCS_URL",
+        toml="docs.url",
+        kind=Address(),
+        help="Where the documentation site (`mkdocs build`) is published; /help and "
+        "refusals that send a user elsewhere then link to its pages.",
     )
     config_file: Path | None = setting(
         None,
