@@ -55,3 +55,10 @@ def test_no_warning_when_the_fonts_are_found(
         assert main(["run"]) == 0
     assert started
     assert not [r for r in caplog.records if r.name == "bot.cli.run_command"]
+
+
+def test_the_docker_image_installs_every_fallback_font() -> None:
+    """The packages the warning names are the ones the Docker image installs."""
+    dockerfile = (Path(__file__).parents[2] / "deploy" / "Dockerfile").read_text()
+    for family in fonts.FALLBACK_FAMILIES:
+        assert f" {family.debian_package} " in dockerfile, family.name
