@@ -217,6 +217,8 @@ class DiffusionPolicy(Policy):
         assert isinstance(state, DiffusionState)
         return state.moves_left
 
+    complete = False
+
     def candidates(self, state: State, rng: random.Random) -> list[Move]:
         assert isinstance(state, DiffusionState)
         wins = king_captures(state)
@@ -329,6 +331,11 @@ class DiffusionPolicy(Policy):
     def winning_candidates(self, state: State) -> Iterable[Move]:
         assert isinstance(state, DiffusionState)
         return king_captures(state)
+
+    def defences(self, state: State, attacker: int) -> list[Move]:
+        # Thousands of paths are legal: the tactical search defends with the sampled
+        # candidates (a fixed sample), so it may miss a defence but stays affordable.
+        return self.candidates(state, random.Random(state.ply))
 
 
 def _walk(board: bytes, start: int, steps: int, rng: random.Random) -> tuple[int, ...] | None:

@@ -239,6 +239,41 @@ class HexadePolicy(Policy):
             score -= WEIGHTS[5]
         return logistic(score / SCALE)
 
+    def attacks(self, state: State, plies: int, rng: random.Random) -> list[Move]:
+        assert isinstance(state, HexadeState)
+        if plies > 3:
+            return self.candidates(state, rng)
+        # A move never wins at once, and a six made two plies from now is judged only
+        # after the ply after that: a win within three plies is a six made now.
+        tables = _tables(state.size)
+        own, opponent = (state.black, state.white) if state.to_move else (state.white, state.black)
+        legal = self._legal(state, tables)
+        cells = windows(tables, own, opponent).empty_cells(tables, 5, legal)
+        return [tables.moves[bit] for bit in set_bits(cells)]
+
+    def defences(self, state: State, attacker: int) -> list[Move]:
+        assert isinstance(state, HexadeState)
+        tables = _tables(state.size)
+        legal = self._legal(state, tables)
+        if state.has_six(attacker):
+            # Only a capture can break the six; every other move loses the same way.
+            own, opponent = (
+                (state.black, state.white) if state.to_move else (state.white, state.black)
+            )
+            captures = capture_cells(tables, own, opponent, legal)
+            others = legal & ~captures
+            cells = set_bits(captures) + set_bits(others & -others)
+        else:
+            # The urgent cells first: they are the likeliest refutations.
+            cells = []
+            seen = 0
+            for tier in self._tiers(state, tables):
+                fresh = tier & ~seen
+                cells.extend(set_bits(fresh))
+                seen |= fresh
+            cells.extend(set_bits(legal & ~seen))
+        return [tables.moves[bit] for bit in cells]
+
     def winning_candidates(self, state: State) -> Iterable[Move]:
         # Under the perfect-six rule a move never wins at once: only the player to move
         # can win, when a six of theirs survived the move just made.
