@@ -22,8 +22,9 @@ class Budget:
     seconds: float | None = None
     """The most wall time in seconds, from the moment the player is asked for a move."""
     lookahead: int = 0
-    """Plies of the exact tactical search around the tree search (0: none): a forced win
-    within them is played, a move that lets the opponent force one is avoided."""
+    """Plies of the exact tactical search around the tree search (0: none): a move that
+    lets the opponent force a win within them is avoided, and a forced win of one's own
+    within them, or two plies more, is played."""
     tactics_nodes: int = 20_000
     """The most positions the tactical search visits for one move."""
 

@@ -4,7 +4,7 @@
 |--------|---------------------|------------------------------|--------------------|
 | easy   | 60                  | a tenth of the time budget   | wins in 1 ply      |
 | medium | 600                 | half of the time budget      | wins in 1 ply      |
-| hard   | no limit            | the whole time budget (5 s)  | 3 plies            |
+| hard   | no limit            | the whole time budget (5 s)  | 3 plies (wins: 5)  |
 
 An answer is a whole turn: a multi-move turn (Diffusion Chess) shares the time among
 its moves. Iteration limits make `easy` and `medium` play the same move for the same

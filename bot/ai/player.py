@@ -19,6 +19,8 @@ TURN_SHARE = 0.95
 between them (playing each move, starting the next search)."""
 WIN_SHARE = 0.15
 """The share of a move's time the search for a forced win may take before the tree search."""
+WIN_EXTRA_PLIES = 2
+"""How much deeper than its lookahead the player looks for a forced win of its own."""
 SEARCH_SHARE = 0.85
 """The share of a move's time after which the tree search stops (with a lookahead; the
 rest is for checking its choice)."""
@@ -75,9 +77,11 @@ def choose_move(
         tactics = Tactics(
             policy, budget.tactics_nodes, random.Random(seed), _deadline(stopwatch, WIN_SHARE)
         )
-        forced = tactics.winning_move(state, budget.lookahead)
-        if forced is not None:
-            return _decision(state, forced, "forced win", stopwatch)
+        # The quicker wins first, then two plies deeper (as far as the budget allows).
+        for plies in (budget.lookahead, budget.lookahead + WIN_EXTRA_PLIES):
+            forced = tactics.winning_move(state, plies)
+            if forced is not None:
+                return _decision(state, forced, "forced win", stopwatch)
     search_watch = stopwatch
     if budget.lookahead and budget.seconds is not None:
         left = budget.seconds * SEARCH_SHARE - stopwatch.elapsed()

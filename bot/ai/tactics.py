@@ -16,7 +16,7 @@ from collections.abc import Callable
 from bot.ai.policy import Move, Policy, State
 
 NO_DEADLINE: Callable[[], bool] = lambda: False  # noqa: E731
-CHECK_EVERY = 64
+CHECK_EVERY = 16
 """Positions visited between two looks at the deadline (reading a clock costs time)."""
 
 

@@ -19,8 +19,8 @@ def forced_win(
 ) -> bool:
     """True when `seat` wins within `plies` plies whatever the other player does.
 
-    Every legal move is tried at every ply (`order` only changes the order, so that a
-    proof is found sooner).
+    Every legal move is tried at every ply (`order` only changes the order of the
+    winner's moves, so that a proof is found sooner).
     """
     outcome = state.outcome()
     if outcome is not None:
@@ -28,7 +28,7 @@ def forced_win(
     if plies == 0:
         return False
     moves = list(state.legal_moves())
-    if order is not None:
+    if order is not None and state.to_move == seat:
         moves = order(state, moves)
     if state.to_move == seat:
         return any(forced_win(state.play(move), seat, plies - 1, order) for move in moves)

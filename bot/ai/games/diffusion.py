@@ -179,7 +179,8 @@ def _distances_to(board: bytes, target: int, limit: int) -> dict[int, int]:
 def king_captures(state: DiffusionState) -> list[DiffusionMove]:
     """Every listed move that captures the opponent's king."""
     king = state.kings[1 - state.to_move]
-    if king < 0 or state.result is not None or open_sides(state.board, king) == 0:
+    # A walled-in king is still taken by a stone next to it (a one-step path).
+    if king < 0 or state.result is not None:
         return []
     board, frozen = state.board, state.frozen
     target = frozen[king]
@@ -330,7 +331,10 @@ class DiffusionPolicy(Policy):
 
     def winning_candidates(self, state: State) -> Iterable[Move]:
         assert isinstance(state, DiffusionState)
-        return king_captures(state)
+        captures: list[Move] = list(king_captures(state))
+        if state.echo_available:
+            captures.append(ECHO)  # an echo may run on into the king
+        return captures
 
     def defences(self, state: State, attacker: int) -> list[Move]:
         # Thousands of paths are legal: the tactical search defends with the sampled

@@ -193,6 +193,11 @@ class GroupsPolicy(Policy):
         assert isinstance(state, GroupsState)
         return logistic(SCALE * (scatter(state.black) - scatter(state.white)))
 
+    def attacks(self, state: State, plies: int, rng: random.Random) -> list[Move]:
+        # Every legal move, unscored: the tactical search visits many positions, and
+        # scoring each move (as `candidates` does) would cost a play per move.
+        return list(state.legal_moves())
+
     def winning_move(self, state: State) -> Move | None:
         # Connection wins, found with bit masks. (A move that leaves the opponent no
         # legal move also wins; the search meets those few as finished games.)
