@@ -77,8 +77,9 @@ def choose_move(
         tactics = Tactics(
             policy, budget.tactics_nodes, random.Random(seed), _deadline(stopwatch, WIN_SHARE)
         )
-        # The quicker wins first, then two plies deeper (as far as the budget allows).
-        for plies in (budget.lookahead, budget.lookahead + WIN_EXTRA_PLIES):
+        # The quickest win first (a turn of several moves, or Hexade's six judged a ply
+        # later, can win in an even number of plies), as deep as the budget allows.
+        for plies in range(2, budget.lookahead + WIN_EXTRA_PLIES + 1):
             forced = tactics.winning_move(state, plies)
             if forced is not None:
                 return _decision(state, forced, "forced win", stopwatch)

@@ -1,4 +1,4 @@
-"""The tactics suite: forced wins in 1, 3 and 5 plies, and positions where one move
+"""The tactics suite: forced wins in 1 to 5 plies, and positions where one move
 avoids a forced loss, for every game, solved at the `hard` level's lookahead with an
 iteration budget (no clock).
 
@@ -18,10 +18,11 @@ import pytest
 
 from bot.ai import Budget, choose_move, policy_for
 from bot.ai.levels import HARD_LOOKAHEAD
-from rules import GameState, get_game
+from rules import GameState
 from rules.diffusion import DIFFUSION
 from rules.groups import GROUPS
 from rules.hexade import HEXADE
+from rules.stones import STONES
 from tests.ai.exhaustive import forced_win
 
 HARD_ITERATIONS = 2000
@@ -29,6 +30,14 @@ HARD_ITERATIONS = 2000
 
 WIN = "win"
 AVOID = "avoid"
+
+
+def _after(state: GameState[Any], *moves: str) -> GameState[Any]:
+    """`state` after the given moves."""
+    for move in moves:
+        state = state.play(state.parse_move(move))
+    return state
+
 
 CASES: list[tuple[str, str, int, GameState[Any]]] = [
     # Groups: White's c4-c3 (say) gathers five and leaves two ways to join the sixth.
@@ -48,22 +57,23 @@ CASES: list[tuple[str, str, int, GameState[Any]]] = [
         ["b3", "c4", "e4", "d5", "e5", "f5"], ["d2", "c3", "d3", "f3", "d4", "c5"])),
     ("groups-avoid-c", AVOID, 3, GROUPS.position(
         ["e3", "c4", "e4", "f5", "c6", "d6"], ["d4", "f4", "d5", "e5", "e6", "g7"])),
-    # Hexade (size 6): a six made now that no capture can break wins two plies later.
-    ("hexade-win-3a", WIN, 3, HEXADE.position(
+    # Hexade (size 6): a six that no capture can break wins on the reply, two plies on;
+    # two threats of a six at once win two plies later.
+    ("hexade-win-2a", WIN, 2, HEXADE.position(
         ["f1", "f2", "g2", "h3", "h4", "h6", "h7", "h8", "j6", "j7", "j8"],
         ["g3", "i4", "i5", "i6", "i7", "i9", "j5", "k6", "k7", "k8"],
         to_move=1, ply=21, size=6)),
-    ("hexade-win-3b", WIN, 3, HEXADE.position(
+    ("hexade-win-2b", WIN, 2, HEXADE.position(
         ["a1", "b1", "b4", "c1", "c3", "d6", "e2", "e6", "f4", "f5", "f6", "g8", "g10", "h6",
          "h10", "i6"],
         ["a2", "b2", "b3", "b5", "d1", "d2", "d3", "d4", "d5", "e1", "f3", "f7", "f10", "g7",
          "g9", "h9"],
         to_move=0, ply=40, size=6)),
-    ("hexade-win-5a", WIN, 5, HEXADE.position(
+    ("hexade-win-4a", WIN, 4, HEXADE.position(
         ["b1", "b4", "c2", "c3", "d6", "e2", "f4", "f5", "f6", "f8", "f9", "g8", "g10", "h10"],
         ["b3", "b5", "d1", "d2", "d3", "d4", "d5", "e3", "f3", "g7", "g9", "h9"],
         to_move=0, ply=28, size=6)),
-    ("hexade-win-5b", WIN, 5, HEXADE.position(
+    ("hexade-win-4b", WIN, 4, HEXADE.position(
         ["a1", "b1", "b4", "c1", "c3", "d6", "e2", "f4", "f5", "f6", "f8", "f9", "g8", "g10",
          "h10"],
         ["a2", "b3", "b5", "d1", "d2", "d3", "d4", "d5", "e1", "f3", "g7", "g9", "h9"],
@@ -80,6 +90,53 @@ CASES: list[tuple[str, str, int, GameState[Any]]] = [
          "g10", "h10"],
         ["a2", "b3", "b5", "d1", "d2", "d3", "d4", "d5", "e1", "f3", "g7", "g9", "h9"],
         to_move=1, ply=35, size=6)),
+    # Stones (size 7, a decisive lead of 4): captures that decide, from late middle games.
+    ("stones-win-1", WIN, 1, STONES.position(
+        ["d5", "g5", "e4", "f4", "e6", "a9"], ["e5", "f5", "j1"], prisoners=(0, 0))),
+    ("stones-win-3", WIN, 3, STONES.position(
+        ["b2", "c2", "d2", "a3", "b3", "c3", "e3", "b4", "d4", "f4", "c5", "e5", "f5", "g5",
+         "c6", "d6", "f6"],
+        ["c1", "d1", "f1", "a2", "f2", "g2", "f3", "a4", "g4", "b5", "a6", "b6", "e6", "g6",
+         "b7", "f7"],
+        prisoners=(3, 8), size=7)),
+    ("stones-win-5a", WIN, 5, STONES.position(
+        ["b2", "c2", "d2", "a3", "b3", "c3", "e3", "g3", "b4", "d4", "f4", "c5", "e5", "f5",
+         "g5", "c6", "f6"],
+        ["c1", "d1", "f1", "a2", "f2", "g2", "f3", "a4", "b5", "d5", "a6", "b6", "e6", "g6",
+         "b7", "f7"],
+        prisoners=(2, 7), size=7)),
+    ("stones-win-3b", WIN, 3, STONES.position(
+        ["a1", "b1", "c1", "d1", "e1", "f1", "g1", "b2", "c2", "d2", "e2", "f2", "g2", "a3",
+         "b3", "c3", "d3", "e3", "g3", "a4", "c4", "e4", "f4", "g4", "b5", "d5", "e5", "f5",
+         "a6", "e6", "g6", "g7"],
+        ["c5", "b6", "c6", "d6", "a7", "c7", "f7"],
+        prisoners=(31, 12), size=7)),
+    ("stones-avoid-a", AVOID, 3, STONES.position(
+        ["a1", "b1", "c1", "d1", "e1", "b2", "c2", "e2", "g2", "c3", "d4", "c5", "d5", "e5",
+         "c6", "a7", "b7", "c7", "d7"],
+        ["a2", "a3", "b3", "d3", "e3", "f3", "g3", "a4", "c4", "e4", "g4", "a5", "b5", "f5",
+         "a6", "d6", "e6", "f6", "e7", "g7"],
+        prisoners=(0, 7), size=7)),
+    ("stones-avoid-b", AVOID, 3, STONES.position(
+        ["a1", "b1", "c1", "d1", "e1", "f1", "g1", "b2", "c2", "d2", "e2", "f2", "g2", "a3",
+         "b3", "c3", "d3", "e3", "g3", "a4", "c4", "e4", "f4", "g4", "d5", "e5", "f5", "e6",
+         "f6", "g6", "d7", "e7", "g7"],
+        ["b4", "a5", "b5", "c5", "b6", "c6", "d6", "a7", "c7"],
+        to_move=1, prisoners=(31, 14), size=7)),
+    # Diffusion Chess: king captures. A walled-in king falls to a stone next to it; a
+    # run and its echo reach a king two moves away; on the last move of a turn, the
+    # king's guard must not walk off (the exhaustive check looks one ply ahead here:
+    # Black's whole next turn would be thousands of paths deep).
+    ("diffusion-win-1", WIN, 1, DIFFUSION.position(
+        ["c4", "d4", "d3", "d5", "e5", "e3"], ["f4", "g4", "h4", "j4", "k4"],
+        black_king="e4")),
+    ("diffusion-win-2", WIN, 2, DIFFUSION.position(
+        ["a3", "a4", "a5"], ["f4", "g4"], black_king="e4")),
+    ("diffusion-avoid", AVOID, 1, _after(
+        DIFFUSION.position(
+            ["c3", "c4", "c5", "a1", "a2", "s1", "s2"], ["e4", "f4", "g4", "s18"],
+            white_king="c4", black_king="s19"),
+        "a1-b1", "a2-a3", "s1-r1", "s2-s3")),
 ]  # fmt: skip
 
 
@@ -101,7 +158,9 @@ def test_tactics(name: str, kind: str, plies: int, state: GameState[Any]) -> Non
     budget = Budget(iterations=HARD_ITERATIONS, lookahead=HARD_LOOKAHEAD)
     if kind == WIN:
         assert _wins(state, seat, plies)
-        assert plies <= 2 or not _wins(state, seat, plies - 2)
+        # Not sooner (a win in an even number of plies needs the mover to move twice
+        # in a row, as in a Diffusion Chess turn; plies - 1 covers it).
+        assert plies == 1 or not _wins(state, seat, plies - 1)
         decision = choose_move(state, budget, seed=1)
         assert _wins(state.play(decision.move), seat, plies - 1), decision
     else:

@@ -233,16 +233,14 @@ class DiffusionPolicy(Policy):
         checked.sort(key=lambda pair: -pair[0])
         ordered: list[Move] = [move for _, move in checked]
         ordered.extend(move for _, move in pool[CHECKED:])
-        if state.echo_available:
-            ordered.append(ECHO)
         rng.shuffle(others)
         ordered.extend(others[:RANDOM_MOVES])
         if not ordered:
             # Only the king, its guards or stones holding a group together can move.
             for cell in movable:
                 ordered.extend(_moves_of(state, cell))
-            if state.echo_available:
-                ordered.append(ECHO)
+        if state.echo_available:
+            ordered.append(ECHO)
         return list(dict.fromkeys(ordered))
 
     @staticmethod
@@ -335,6 +333,26 @@ class DiffusionPolicy(Policy):
         if state.echo_available:
             captures.append(ECHO)  # an echo may run on into the king
         return captures
+
+    def attacks(self, state: State, plies: int, rng: random.Random) -> list[Move]:
+        assert isinstance(state, DiffusionState)
+        # The sampled candidates, and every move that brings a stone which may take
+        # the opponent's king (its group no larger) within one more move of it.
+        moves: list[Move] = list(self.candidates(state, rng))
+        king = state.kings[1 - state.to_move]
+        if king >= 0 and state.moves_left > 1:
+            frozen = state.frozen
+            col, row = king % SIZE, king // SIZE
+            for cell in _movable(state):
+                if frozen[cell] > frozen[king]:
+                    continue
+                for move in _moves_of(state, cell):
+                    end = move.path[-1]
+                    if abs(end % SIZE - col) + abs(end // SIZE - row) <= frozen[cell] - 1:
+                        moves.append(move)
+        if state.echo_available:
+            moves.append(ECHO)
+        return list(dict.fromkeys(moves))
 
     def defences(self, state: State, attacker: int) -> list[Move]:
         # Thousands of paths are legal: the tactical search defends with the sampled

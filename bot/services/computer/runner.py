@@ -196,12 +196,21 @@ def watch_parent() -> None:
     threading.Thread(target=wait_then_exit, name="watch-parent", daemon=True).start()
 
 
+def usable_cores() -> int:
+    """The CPU cores this process may run on (its affinity, where the system tells)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
 class TurnRunner:
     """Computes the computer's turns in an executor, so that the event loop never blocks."""
 
     def __init__(self, executor: Executor | None = None, *, workers: int = 1) -> None:
+        """`workers`: the process pool's size (0: one per CPU core this process may use)."""
         self._executor = executor
-        self._workers = max(1, workers)
+        self._workers = workers if workers > 0 else usable_cores()
         self._owned = False
         self._busy = 0
         """Searches sent to the executor and not answered yet."""
