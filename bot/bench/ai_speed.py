@@ -11,8 +11,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from bot.ai import Budget, Stopwatch, policy_for
-from bot.ai.mcts import search
+from bot import ai
+from bot.ai import mcts
+from bot.bench import old_hard
+from bot.bench.old_hard import mcts as old_mcts
 from rules import GameState, get_game
 from rules.diffusion import DiffusionState
 
@@ -24,6 +26,8 @@ SPEED_PLIES = (6, 16, 30)
 class SpeedFigure:
     """One timed search."""
 
+    player: str
+    """`hard` (the live search) or `old` (the frozen one)."""
     plies: int
     iterations: int
     seconds: float
@@ -59,26 +63,38 @@ def speed_position(game: str, options: dict[str, str], plies: int, seed: int) ->
 
 
 def measure_speed(game: str, options: dict[str, str], seconds: float) -> list[SpeedFigure]:
-    """Search each speed position for `seconds` of this process's CPU time; time each."""
-    policy = policy_for(game)
+    """Search each speed position for `seconds` of this process's CPU time with the live
+    search and with the old one, in turn (so that both see the same load)."""
     figures = []
     for index, plies in enumerate(SPEED_PLIES):
         state = speed_position(game, options, plies, index + 1)
         # CPU time, not wall time: the rate stays comparable on a busy, shared machine.
-        stopwatch = Stopwatch(Budget(seconds=seconds), time.process_time)
         started = time.process_time()
-        result = search(state, policy, stopwatch, random.Random(index))
-        figures.append(SpeedFigure(plies, result.iterations, time.process_time() - started))
+        watch = ai.Stopwatch(ai.Budget(seconds=seconds), time.process_time)
+        result = mcts.search(state, ai.policy_for(game), watch, random.Random(index))
+        figures.append(SpeedFigure("hard", plies, result.iterations, time.process_time() - started))
+        started = time.process_time()
+        old_watch = old_hard.Stopwatch(old_hard.Budget(seconds=seconds), time.process_time)
+        old_policy = old_hard.policy_for(game)
+        old = old_mcts.search(state, old_policy, old_watch, random.Random(index))
+        figures.append(SpeedFigure("old", plies, old.iterations, time.process_time() - started))
     return figures
 
 
 def describe_speed(game: str, figures: list[SpeedFigure]) -> str:
-    """The figures in words, with the overall rate."""
-    total = sum(f.iterations for f in figures)
-    seconds = sum(f.seconds for f in figures)
-    lines = [f"{game}: {total / seconds:.0f} iterations per CPU second"]
+    """The figures in words: each player's overall rate, then each search."""
+    lines = []
+    rates = {}
+    for player in ("hard", "old"):
+        mine = [f for f in figures if f.player == player]
+        rates[player] = sum(f.iterations for f in mine) / max(sum(f.seconds for f in mine), 1e-9)
+    lines.append(
+        f"{game}: hard {rates['hard']:.0f}, old {rates['old']:.0f} iterations per CPU second "
+        f"(× {rates['hard'] / max(rates['old'], 1e-9):.2f})"
+    )
     lines += [
-        f"  after {f.plies} plies: {f.iterations} iterations in {f.seconds:.2f} s ({f.rate:.0f}/s)"
+        f"  {f.player} after {f.plies} plies: {f.iterations} iterations in {f.seconds:.2f} s "
+        f"({f.rate:.0f}/s)"
         for f in figures
     ]
     return "\n".join(lines)

@@ -123,6 +123,49 @@ def windows(tables: _Tables, own: int, opponent: int) -> Windows:
     return Windows(tuple(by_count))
 
 
+def window_pair(tables: _Tables, white: int, black: int) -> tuple[Windows, Windows]:
+    """`windows()` of both players at once, sharing the shifted boards (the playouts'
+    hot spot: about a third faster than two calls)."""
+    by_white = []
+    by_black = []
+    for offsets, valid in zip(tables.shapes, tables.anchors, strict=True):
+        open_w = open_b = valid
+        w1 = w2 = w4 = b1 = b2 = b4 = 0
+        for offset in offsets:
+            sw = white >> offset
+            sb = black >> offset
+            open_w &= ~sb
+            open_b &= ~sw
+            carry = w1 & sw
+            w1 ^= sw
+            w4 |= w2 & carry
+            w2 ^= carry
+            carry = b1 & sb
+            b1 ^= sb
+            b4 |= b2 & carry
+            b2 ^= carry
+        by_white.append(_by_count(open_w, w1, w2, w4))
+        by_black.append(_by_count(open_b, b1, b2, b4))
+    return Windows(tuple(by_white)), Windows(tuple(by_black))
+
+
+def _by_count(open_: int, ones: int, twos: int, fours: int) -> tuple[int, ...]:
+    """The open anchors per stone count 0–6, from the three bit planes of the count."""
+    ones &= open_
+    twos &= open_
+    fours &= open_
+    no_ones, no_twos, no_fours = open_ & ~ones, open_ & ~twos, open_ & ~fours
+    return (
+        no_ones & no_twos & no_fours,
+        ones & no_twos & no_fours,
+        no_ones & twos & no_fours,
+        ones & twos & no_fours,
+        no_ones & no_twos & fours,
+        ones & no_twos & fours,
+        no_ones & twos & fours,
+    )
+
+
 def capture_cells(tables: _Tables, own: int, opponent: int, empty: int) -> int:
     """The empty cells where a stone of `own`'s player would capture a pair."""
     cells = 0
@@ -176,8 +219,7 @@ class HexadePolicy(Policy):
         if opponent_six:
             saving = self._saving(state, tables, captures)
             return [saving] if saving else [legal]
-        mine = windows(tables, own, opponent)
-        theirs = windows(tables, opponent, own)
+        mine, theirs = window_pair(tables, own, opponent)
         around = near(tables, occupied) & legal
         tiers = [
             mine.empty_cells(tables, 5, legal),
@@ -228,8 +270,7 @@ class HexadePolicy(Policy):
     def evaluate(self, state: State) -> float:
         assert isinstance(state, HexadeState)
         tables = _tables(state.size)
-        white = windows(tables, state.white, state.black)
-        black = windows(tables, state.black, state.white)
+        white, black = window_pair(tables, state.white, state.black)
         score = white.value() - black.value()
         score += STONE_VALUE * (state.white.bit_count() - state.black.bit_count())
         # The player to move can complete an open five now.
