@@ -21,7 +21,7 @@ WIN_SHARE = 0.15
 """The share of a move's time the search for a forced win may take before the tree search."""
 WIN_EXTRA_PLIES = 2
 """How much deeper than its lookahead the player looks for a forced win of its own."""
-SEARCH_SHARE = 0.85
+SEARCH_SHARE = 0.7
 """The share of a move's time after which the tree search stops (with a lookahead; the
 rest is for checking its choice)."""
 
