@@ -365,11 +365,12 @@ class Settings:
         "(it survives a crash of the bot; faster on slow disks).",
     )
     ai_workers: int = setting(
-        1,
+        0,
         env="TABULA_AI_WORKERS",
         toml="ai.workers",
-        kind=Integer(1, MAX_AI_WORKERS),
-        help="Worker processes computing the computer player's moves (games think in parallel).",
+        kind=Integer(0, MAX_AI_WORKERS),
+        help="Worker processes computing the computer player's moves (games think in "
+        "parallel; a `hard` move uses every idle one); 0: one per CPU core the bot may use.",
     )
     ai_seconds: float = setting(
         DEFAULT_AI_SECONDS,

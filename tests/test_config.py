@@ -105,11 +105,11 @@ def test_an_empty_value_counts_as_not_set(tmp_path: Path) -> None:
         ),
         (
             {"TABULA_AI_WORKERS": "many"},
-            "TABULA_AI_WORKERS must be a whole number from 1 to 16 (got 'many')",
+            "TABULA_AI_WORKERS must be a whole number from 0 to 16 (got 'many')",
         ),
         (
-            {"TABULA_AI_WORKERS": "0"},
-            "TABULA_AI_WORKERS must be a whole number from 1 to 16 (got 0)",
+            {"TABULA_AI_WORKERS": "-1"},
+            "TABULA_AI_WORKERS must be a whole number from 0 to 16 (got -1)",
         ),
         (
             {"TABULA_AI_SECONDS": "120"},
@@ -137,8 +137,9 @@ def test_each_bad_value_is_one_clear_line(
 
 
 def test_computer_player_settings(tmp_path: Path) -> None:
-    """One worker and 5 s by default; TABULA_AI_WORKERS and TABULA_AI_SECONDS change them."""
-    assert (read(tmp_path, {}).settings.ai_workers, Settings().ai_seconds) == (1, 5.0)
+    """A worker per core (0) and 5 s by default; TABULA_AI_WORKERS and TABULA_AI_SECONDS
+    change them."""
+    assert (read(tmp_path, {}).settings.ai_workers, Settings().ai_seconds) == (0, 5.0)
     custom = read(tmp_path, {"TABULA_AI_WORKERS": "2", "TABULA_AI_SECONDS": "2.5"}).settings
     assert (custom.ai_workers, custom.ai_seconds) == (2, 2.5)
 

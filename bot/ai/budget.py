@@ -21,6 +21,12 @@ class Budget:
     """The most search iterations (one selection, expansion, playout and backup each)."""
     seconds: float | None = None
     """The most wall time in seconds, from the moment the player is asked for a move."""
+    lookahead: int = 0
+    """Plies of the exact tactical search around the tree search (0: none): a move that
+    lets the opponent force a win within them is avoided, and a forced win of one's own
+    within them, or two plies more, is played."""
+    tactics_nodes: int = 20_000
+    """The most positions the tactical search visits for one move."""
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -29,6 +35,8 @@ class Budget:
             raise ValueError("the iteration limit must be at least 1")
         if self.seconds is not None and self.seconds <= 0:
             raise ValueError("the time limit must be positive")
+        if self.lookahead < 0 or self.tactics_nodes < 1:
+            raise ValueError("the lookahead must be at least 0 and the node limit at least 1")
 
     def with_seconds(self, seconds: float | None) -> Budget:
         """The same budget with another time limit (None removes it)."""

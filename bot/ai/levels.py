@@ -1,10 +1,10 @@
 """The difficulty levels of the computer player and the budgets behind them.
 
-| level  | iterations per move | time cap per answer          |
-|--------|---------------------|------------------------------|
-| easy   | 60                  | a tenth of the time budget   |
-| medium | 600                 | half of the time budget      |
-| hard   | no limit            | the whole time budget (5 s)  |
+| level  | iterations per move | time cap per answer          | tactical lookahead |
+|--------|---------------------|------------------------------|--------------------|
+| easy   | 60                  | a tenth of the time budget   | wins in 1 ply      |
+| medium | 600                 | half of the time budget      | wins in 1 ply      |
+| hard   | no limit            | the whole time budget (5 s)  | 3 plies (wins: 5)  |
 
 An answer is a whole turn: a multi-move turn (Diffusion Chess) shares the time among
 its moves. Iteration limits make `easy` and `medium` play the same move for the same
@@ -44,6 +44,10 @@ _DESCRIPTIONS = {
 
 _ITERATIONS = {Level.EASY: 60, Level.MEDIUM: 600, Level.HARD: None}
 _TIME_SHARE = {Level.EASY: 0.1, Level.MEDIUM: 0.5, Level.HARD: 1.0}
+HARD_LOOKAHEAD = 3
+"""Plies of `hard`'s exact tactical search: it plays a forced win within them and avoids
+a move that lets the opponent force one."""
+_LOOKAHEAD = {Level.EASY: 0, Level.MEDIUM: 0, Level.HARD: HARD_LOOKAHEAD}
 
 
 def parse_level(text: str) -> Level:
@@ -57,4 +61,8 @@ def parse_level(text: str) -> Level:
 
 def budget_for(level: Level, seconds: float = DEFAULT_SECONDS) -> Budget:
     """The budget of one answer (a whole turn) at `level`, given the time budget `seconds`."""
-    return Budget(iterations=_ITERATIONS[level], seconds=seconds * _TIME_SHARE[level])
+    return Budget(
+        iterations=_ITERATIONS[level],
+        seconds=seconds * _TIME_SHARE[level],
+        lookahead=_LOOKAHEAD[level],
+    )

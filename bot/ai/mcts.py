@@ -1,8 +1,14 @@
-"""Monte Carlo tree search with UCT over the rules interface of any game.
+"""Monte Carlo tree search with UCT over the rules interface of any game, and a solver.
 
 Rewards are backed up by seat, not by alternating plies: a node stores the reward of
 the seat that made the move leading to it, so a turn of several moves by one player
 (Diffusion Chess) needs no special case.
+
+The solver passes proven results up the tree: a position is won for the player to
+move when one of its moves wins (reaches a position proven won for that player), and
+lost when every move loses (only when the policy's candidates are complete). Proven
+positions are not searched again; moves proven lost are not chosen while another is
+left, and do not use up the progressive widening.
 """
 
 from __future__ import annotations
@@ -14,6 +20,8 @@ from dataclasses import dataclass
 from bot.ai.budget import Stopwatch
 from bot.ai.policy import Move, Policy, State, outcome_value
 
+UNKNOWN = -1
+"""`Node.proven` of a position whose result is not proven."""
 EARLY_STOP_EVERY = 16
 """Iterations between checks whether the search can stop before its budget runs out."""
 DECIDED_VISITS = 200
@@ -23,7 +31,18 @@ DECIDED_VISITS = 200
 class Node:
     """One state in the search tree, with the statistics of the move that led to it."""
 
-    __slots__ = ("children", "move", "mover", "outcome", "reward", "state", "untried", "visits")
+    __slots__ = (
+        "children",
+        "lost",
+        "move",
+        "mover",
+        "outcome",
+        "proven",
+        "reward",
+        "state",
+        "untried",
+        "visits",
+    )
 
     def __init__(self, state: State, move: Move | None, mover: int) -> None:
         self.state = state
@@ -31,6 +50,12 @@ class Node:
         self.mover = mover
         """The seat that made `move` (-1 at the root)."""
         self.outcome = state.outcome()
+        self.proven = UNKNOWN
+        """The seat that wins from here whatever the other does, or UNKNOWN."""
+        if self.outcome is not None and self.outcome.winner is not None:
+            self.proven = self.outcome.winner
+        self.lost = 0
+        """Children proven won by the other player (lost for the player to move)."""
         self.children: list[Node] = []
         self.untried: list[Move] | None = None
         """Candidate moves not expanded yet, the most promising last; None until needed."""
@@ -52,6 +77,8 @@ class MoveStats:
     """How often the search went through the move."""
     value: float
     """The mover's mean reward after the move (its estimated chance of winning)."""
+    proven: int = UNKNOWN
+    """The seat proven to win after the move, or UNKNOWN."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,24 +88,42 @@ class SearchResult:
     move: Move
     iterations: int
     moves: tuple[MoveStats, ...]
-    """Every move the search expanded at the root, most visited first."""
+    """Every move the search expanded at the root, best first (see `rank`)."""
     reason: str = "search"
     """`search`, `only move` (one candidate: nothing to search) or `no time` (the policy's
     first candidate, when not even one iteration fitted in the budget)."""
+    root: Node | None = None
+    """The searched tree (kept to search on from a later position)."""
 
 
-def search(state: State, policy: Policy, stopwatch: Stopwatch, rng: random.Random) -> SearchResult:
-    """Search from `state` until the budget runs out; return the most visited move."""
+def new_root(state: State, policy: Policy, rng: random.Random) -> Node:
+    """A fresh tree for `state`, its candidates listed."""
     root = Node(state, None, -1)
     root.untried = policy.candidates(state, rng)[::-1]
-    if not root.untried:
+    return root
+
+
+def search(
+    state: State,
+    policy: Policy,
+    stopwatch: Stopwatch,
+    rng: random.Random,
+    root: Node | None = None,
+) -> SearchResult:
+    """Search from `state` until the budget runs out (on from `root`, a tree already
+    grown for `state`, when given); return the best move."""
+    if root is None or root.untried is None:
+        root = new_root(state, policy, rng)
+    untried = root.untried or []
+    if not untried and not root.children:
         raise ValueError("the search needs a position with a legal move")
-    if len(root.untried) == 1:
-        return SearchResult(root.untried[0], 0, (), "only move")
+    if len(root.children) + len(untried) == 1:
+        only = root.children[0].move if root.children else untried[0]
+        return SearchResult(only, 0, (), "only move", root)
     exploration = policy.exploration
     # Until an iteration has been timed, assume one costs as much as the set-up did.
     stopwatch.slowest = max(stopwatch.slowest, stopwatch.elapsed())
-    while not stopwatch.exhausted():
+    while root.proven == UNKNOWN and not stopwatch.exhausted():
         _iterate(root, policy, rng, exploration)
         stopwatch.tick()
         if stopwatch.iterations % EARLY_STOP_EVERY == 0 and (
@@ -87,19 +132,35 @@ def search(state: State, policy: Policy, stopwatch: Stopwatch, rng: random.Rando
             break
     if not root.children:
         # No time for even one iteration: the policy's first choice.
-        return SearchResult(root.untried[-1], 0, (), "no time")
-    ranked = sorted(root.children, key=lambda child: (-child.visits, -child.mean()))
+        return SearchResult(untried[-1], 0, (), "no time", root)
+    ranked = rank(root)
     return SearchResult(
         ranked[0].move,
         stopwatch.iterations,
-        tuple(MoveStats(child.move, child.visits, child.mean()) for child in ranked),
+        tuple(MoveStats(child.move, child.visits, child.mean(), child.proven) for child in ranked),
+        root=root,
     )
+
+
+def rank(node: Node) -> list[Node]:
+    """The children of `node` from the best move to the worst: proven wins first, proven
+    losses last, the rest by visits (then mean reward)."""
+    seat = node.state.to_move
+
+    def key(child: Node) -> tuple[int, int, float]:
+        proof = 0 if child.proven == seat else 2 if child.proven == 1 - seat else 1
+        return proof, -child.visits, -child.mean()
+
+    return sorted(node.children, key=key)
 
 
 def _settled(root: Node, stopwatch: Stopwatch) -> bool:
     """True when no other move can catch up with the most visited one in the budget left."""
     first = second = 0
+    lost = 1 - root.state.to_move
     for child in root.children:
+        if child.proven == lost:
+            continue
         if child.visits > first:
             first, second = child.visits, first
         elif child.visits > second:
@@ -110,7 +171,7 @@ def _settled(root: Node, stopwatch: Stopwatch) -> bool:
 def _decided(root: Node, threshold: float) -> bool:
     """True when the best move is well explored and the game looks won, or lost, anyway."""
     best = max(root.children, key=lambda child: child.visits)
-    if best.visits < DECIDED_VISITS:
+    if best.visits < DECIDED_VISITS or best.proven == 1 - root.state.to_move:
         return False
     if best.mean() >= threshold:
         return True
@@ -121,25 +182,26 @@ def _iterate(root: Node, policy: Policy, rng: random.Random, exploration: float)
     """One iteration: select a path, expand one node, play out, back up the reward."""
     node = root
     path = [root]
-    while node.outcome is None:
+    expanded = False
+    while node.outcome is None and node.proven == UNKNOWN:
         if node.untried is None:
             node.untried = policy.candidates(node.state, rng)[::-1]
-        winner = _winning_child(node)
-        if winner is not None:
-            node = winner
-        elif node.untried and len(node.children) < policy.max_children(node.visits):
+        if node.untried and len(node.children) - node.lost < policy.max_children(node.visits):
             move = node.untried.pop()
-            child = Node(node.state.play(move), move, node.state.to_move)
-            node.children.append(child)
-            path.append(child)
-            node = child
+            node = Node(node.state.play(move), move, node.state.to_move)
+            path[-1].children.append(node)
+            path.append(node)
+            expanded = True
             break
-        elif node.children:
-            node = _select(node, exploration)
-        else:
+        if not node.children:
             break
+        node = _select(node, exploration)
         path.append(node)
-    if node.outcome is not None:
+    if node.proven != UNKNOWN:
+        value = 1.0 - node.proven
+        if expanded:
+            _prove(path, policy.complete)
+    elif node.outcome is not None:
         value = outcome_value(node.outcome)
     else:
         value = _playout(node.state, policy, rng)
@@ -148,22 +210,31 @@ def _iterate(root: Node, policy: Policy, rng: random.Random, exploration: float)
         visited.reward += value if visited.mover == 0 else 1.0 - value
 
 
-def _winning_child(node: Node) -> Node | None:
-    """The last expanded child when its move won the game for the player to move."""
-    if node.children:
-        last = node.children[-1]
-        outcome = last.outcome
-        if outcome is not None and outcome.winner == last.mover:
-            return last
-    return None
+def _prove(path: list[Node], complete: bool) -> None:
+    """Pass the new proof at the end of `path` up the tree as far as it goes."""
+    for depth in range(len(path) - 1, 0, -1):
+        child, parent = path[depth], path[depth - 1]
+        seat = parent.state.to_move
+        if child.proven == seat:
+            parent.proven = seat
+            continue
+        parent.lost += 1
+        if complete and not parent.untried and parent.lost == len(parent.children):
+            parent.proven = 1 - seat
+            continue
+        return
 
 
 def _select(node: Node, exploration: float) -> Node:
-    """The child with the highest upper confidence bound (UCT)."""
-    log_visits = math.log(node.visits)
+    """The child with the highest upper confidence bound (UCT), not proven lost while
+    another is left."""
+    log_visits = math.log(node.visits) if node.visits else 0.0
     best = node.children[0]
     best_score = -math.inf
+    lost = 1 - node.state.to_move
     for child in node.children:
+        if child.proven == lost:
+            continue
         visits = child.visits
         if not visits:
             return child

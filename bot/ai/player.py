@@ -1,18 +1,29 @@
-"""The computer player: immediate wins first, then a tree search within a budget."""
+"""The computer player: immediate and forced wins first, then a tree search within a
+budget, whose choice an exact tactical search checks before it is played."""
 
 from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.ai.budget import Budget, Stopwatch, TimeSource
-from bot.ai.mcts import search
+from bot.ai.mcts import SearchResult, search
 from bot.ai.policy import Move, Policy, State, policy_for
+from bot.ai.tactics import Tactics
+from bot.ai.trees import TreeKeeper
 
 TURN_SHARE = 0.95
 """The share of a turn's time budget its moves may use: the rest covers the small work
 between them (playing each move, starting the next search)."""
+WIN_SHARE = 0.15
+"""The share of a move's time the search for a forced win may take before the tree search."""
+WIN_EXTRA_PLIES = 2
+"""How much deeper than its lookahead the player looks for a forced win of its own."""
+SEARCH_SHARE = 0.7
+"""The share of a move's time after which the tree search stops (with a lookahead; the
+rest is for checking its choice)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,13 +34,17 @@ class Decision:
     notation: str
     """The move in the game's notation."""
     reason: str
-    """`wins at once`, `only move`, `search` or `no time` (see `SearchResult.reason`)."""
+    """`wins at once`, `forced win` (found by the tactical search), `only move`,
+    `search`, `avoids a loss` (the search's favourite let the opponent force a win) or
+    `no time` (see `SearchResult.reason`)."""
     iterations: int
     """Search iterations spent (0 when no search was needed)."""
     seconds: float
     """Time taken, as measured by the player's time source."""
     value: float | None
     """The searched move's estimated chance of winning for the mover, when searched."""
+    result: SearchResult | None = None
+    """The tree search's statistics, when it ran."""
 
 
 def choose_move(
@@ -39,10 +54,14 @@ def choose_move(
     seed: int = 0,
     policy: Policy | None = None,
     time_source: TimeSource = time.perf_counter,
+    trees: TreeKeeper | None = None,
 ) -> Decision:
     """The computer's move in `state` within `budget`; the same seed gives the same move.
 
-    A move that wins at once is played without searching. `ValueError` if the game is over.
+    A move that wins at once is played without searching. With a lookahead, a forced
+    win within it is played, and a move letting the opponent force one is avoided when
+    another does not. `trees` keeps the searched tree to search on after the replies.
+    `ValueError` if the game is over.
     """
     if state.outcome() is not None:
         raise ValueError("the game is over")
@@ -53,9 +72,71 @@ def choose_move(
     if winning is not None:
         return _decision(state, winning, "wins at once", stopwatch)
     rng = random.Random(seed)
-    result = search(state, policy, stopwatch, rng)
-    value = result.moves[0].value if result.moves else None
-    return _decision(state, result.move, result.reason, stopwatch, value)
+    tactics = None
+    if budget.lookahead > 1:
+        tactics = Tactics(
+            policy, budget.tactics_nodes, random.Random(seed), _deadline(stopwatch, WIN_SHARE)
+        )
+        # The quickest win first (a turn of several moves, or Hexade's six judged a ply
+        # later, can win in an even number of plies), as deep as the budget allows.
+        for plies in range(2, budget.lookahead + WIN_EXTRA_PLIES + 1):
+            forced = tactics.winning_move(state, plies)
+            if forced is not None:
+                return _decision(state, forced, "forced win", stopwatch)
+    search_watch = stopwatch
+    if budget.lookahead and budget.seconds is not None:
+        left = budget.seconds * SEARCH_SHARE - stopwatch.elapsed()
+        search_watch = Stopwatch(budget.with_seconds(max(left, 1e-6)), time_source)
+    root = trees.find(state) if trees is not None else None
+    result = search(state, policy, search_watch, rng, root)
+    if trees is not None and result.root is not None:
+        trees.keep(result.root)
+    move, reason = result.move, result.reason
+    if budget.lookahead and reason == "search":
+        if tactics is None or tactics.exhausted:
+            tactics = Tactics(policy, budget.tactics_nodes, random.Random(seed))
+        tactics.reset_deadline(_deadline(stopwatch, 1.0))
+        move = safe_move(state, result, policy, tactics, budget.lookahead)
+        if move != result.move:
+            reason = "avoids a loss"
+    stats = next((s for s in result.moves if s.move == move), None)
+    return Decision(
+        move,
+        state.format_move(move),
+        reason,
+        search_watch.iterations,
+        stopwatch.elapsed(),
+        stats.value if stats is not None else None,
+        result,
+    )
+
+
+def safe_move(
+    state: State, result: SearchResult, policy: Policy, tactics: Tactics, plies: int
+) -> Move:
+    """The search's best move that does not let the opponent force a win within `plies`
+    plies; its best move when every move checked does (or nothing could be checked)."""
+    seat = state.to_move
+    ranked = [stats.move for stats in result.moves if stats.proven != 1 - seat]
+    root = result.root
+    if root is not None and root.untried:
+        ranked.extend(reversed(root.untried))
+    for move in ranked:
+        verdict = tactics.forced_win(state.play(move), 1 - seat, plies)
+        if verdict is not True:
+            return move
+        if tactics.exhausted:
+            break
+    return result.move
+
+
+def _deadline(stopwatch: Stopwatch, share: float) -> Callable[[], bool]:
+    """True once `share` of the stopwatch's time budget (less its reserve) has passed."""
+    seconds = stopwatch.budget.seconds
+    if seconds is None:
+        return lambda: False
+    limit = seconds * share * 0.97
+    return lambda: stopwatch.elapsed() >= limit
 
 
 def choose_turn(
@@ -65,6 +146,7 @@ def choose_turn(
     seed: int = 0,
     policy: Policy | None = None,
     time_source: TimeSource = time.perf_counter,
+    trees: TreeKeeper | None = None,
 ) -> list[Decision]:
     """Every move of the computer's turn (several in Diffusion Chess) within one budget.
 
@@ -87,6 +169,7 @@ def choose_turn(
             seed=seed + len(decisions),
             policy=policy,
             time_source=time_source,
+            trees=trees,
         )
         decisions.append(decision)
         state = state.play(decision.move)
@@ -95,17 +178,10 @@ def choose_turn(
 
 def find_winning_move(state: State, policy: Policy) -> Move | None:
     """A move that ends the game at once with the mover as the winner, if there is one."""
-    mover = state.to_move
-    for move in policy.winning_candidates(state):
-        outcome = state.play(move).outcome()
-        if outcome is not None and outcome.winner == mover:
-            return move
-    return None
+    return policy.winning_move(state)
 
 
-def _decision(
-    state: State, move: Move, reason: str, stopwatch: Stopwatch, value: float | None = None
-) -> Decision:
+def _decision(state: State, move: Move, reason: str, stopwatch: Stopwatch) -> Decision:
     return Decision(
-        move, state.format_move(move), reason, stopwatch.iterations, stopwatch.elapsed(), value
+        move, state.format_move(move), reason, stopwatch.iterations, stopwatch.elapsed(), None
     )

@@ -35,6 +35,9 @@ class Policy:
     """Progressive widening (k, alpha): a node visited n times has at most
     ceil(k · (n + 1)^alpha) children, taken from `candidates()` in order. None expands
     every candidate before searching deeper."""
+    complete = True
+    """True when `candidates()` lists every legal move (or a single winning one): then
+    a position all of whose candidates lose is proven lost. False for a sample."""
 
     def candidates(self, state: State, rng: random.Random) -> list[Move]:
         """The moves the search considers in `state`, most promising first."""
@@ -54,6 +57,25 @@ class Policy:
     def winning_candidates(self, state: State) -> Iterable[Move]:
         """Every move that might end the game at once in the mover's favour."""
         return state.legal_moves()
+
+    def winning_move(self, state: State) -> Move | None:
+        """A move that ends the game at once with the mover as the winner, if any."""
+        mover = state.to_move
+        for move in self.winning_candidates(state):
+            outcome = state.play(move).outcome()
+            if outcome is not None and outcome.winner == mover:
+                return move
+        return None
+
+    def attacks(self, state: State, plies: int, rng: random.Random) -> list[Move]:
+        """The moves tried in an exact search for a win of the mover within `plies` plies
+        (a win missed here is only missed: the list need not be complete)."""
+        return self.candidates(state, rng)
+
+    def defences(self, state: State, attacker: int) -> list[Move]:
+        """The moves tried in an exact search by the player to move against `attacker`'s
+        threats: every move that might avoid the loss (all legal moves by default)."""
+        return list(state.legal_moves())
 
     def moves_left_in_turn(self, state: State) -> int:
         """How many moves the player to move still makes this turn (1 in most games)."""

@@ -8,12 +8,19 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.ai import Level, budget_for, choose_turn
+from bot import ai
+from bot.ai import Level, budget_for, choose_turn, policy_for
+from bot.bench import old_hard
 from rules import GameState, get_game
 
 RANDOM = "random"
 """The uniformly random player: every legal move equally likely."""
-PLAYERS = (RANDOM, *(level.value for level in Level))
+GREEDY = "greedy"
+"""A 1-ply greedy player: a move that wins at once, else the move after which the
+game's evaluation is best for it (a beginner who looks one move ahead)."""
+OLD = "old"
+"""The frozen `hard` player from before the tactics work (`bot.bench.old_hard`)."""
+PLAYERS = (RANDOM, GREEDY, OLD, *(level.value for level in Level))
 
 
 @dataclass(frozen=True)
@@ -23,7 +30,7 @@ class GameSpec:
     game: str
     options: dict[str, str]
     seats: tuple[str, str]
-    """The player in seat 0 and in seat 1 (`random`, `easy`, `medium`, `hard`)."""
+    """The player in seat 0 and in seat 1 (one of `PLAYERS`)."""
     seconds: float
     """The time budget of the `hard` level (the others derive theirs from it)."""
     seed: int
@@ -58,15 +65,43 @@ def play_game(spec: GameSpec) -> GameRecord:
         if player == RANDOM:
             state = state.play(rng.choice(list(state.legal_moves())))
             continue
-        budget = budget_for(Level(player), spec.seconds)
+        if player == GREEDY:
+            state = state.play(greedy_move(state, rng))
+            continue
+        seed = spec.seed * 7919 + state.ply
         started = time.perf_counter()
-        decisions = choose_turn(state, budget, seed=spec.seed * 7919 + state.ply)
+        if player == OLD:
+            old_budget = old_hard.budget_for(old_hard.Level.HARD, spec.seconds)
+            decisions: list[Any] = old_hard.choose_turn(state, old_budget, seed=seed)
+        else:
+            decisions = choose_turn(state, budget_for(Level(player), spec.seconds), seed=seed)
         record.turn_seconds[seat].append(time.perf_counter() - started)
         for decision in decisions:
             record.move_seconds[seat].append(decision.seconds)
             state = state.play(decision.move)
     record.winner, record.reason, record.plies = outcome.winner, outcome.reason, state.ply
     return record
+
+
+def greedy_move(state: GameState[Any], rng: random.Random) -> Any:
+    """The 1-ply greedy player's move: an immediate win, else the best evaluated move."""
+    policy = policy_for(state.game.name)
+    winning = ai.find_winning_move(state, policy)
+    if winning is not None:
+        return winning
+    mover = state.to_move
+    best, best_value = None, -1.0
+    for move in policy.candidates(state, rng):
+        after = state.play(move)
+        outcome = after.outcome()
+        if outcome is not None:
+            value = 0.5 if outcome.winner is None else float(outcome.winner == mover)
+        else:
+            value = policy.evaluate(after)
+            value = value if mover == 0 else 1.0 - value
+        if value > best_value:
+            best, best_value = move, value
+    return best
 
 
 def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.ai import Budget, Level, Stopwatch, budget_for, parse_level
+from bot.ai.levels import HARD_LOOKAHEAD
 from tests.ai.conftest import FakeTime
 
 
@@ -38,10 +39,13 @@ def test_time_limit_keeps_a_reserve_for_the_slowest_iteration() -> None:
 
 
 def test_levels_budgets() -> None:
-    """easy and medium have iteration limits and a share of the time; hard all the time."""
+    """easy and medium have iteration limits and a share of the time; hard all the time,
+    and the tactical lookahead."""
     assert budget_for(Level.EASY, 5.0) == Budget(iterations=60, seconds=0.5)
     assert budget_for(Level.MEDIUM, 5.0) == Budget(iterations=600, seconds=2.5)
-    assert budget_for(Level.HARD, 5.0) == Budget(iterations=None, seconds=5.0)
+    assert budget_for(Level.HARD, 5.0) == Budget(
+        iterations=None, seconds=5.0, lookahead=HARD_LOOKAHEAD
+    )
     assert budget_for(Level.HARD, 2.0).seconds == 2.0
 
 

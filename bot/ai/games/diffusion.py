@@ -179,7 +179,8 @@ def _distances_to(board: bytes, target: int, limit: int) -> dict[int, int]:
 def king_captures(state: DiffusionState) -> list[DiffusionMove]:
     """Every listed move that captures the opponent's king."""
     king = state.kings[1 - state.to_move]
-    if king < 0 or state.result is not None or open_sides(state.board, king) == 0:
+    # A walled-in king is still taken by a stone next to it (a one-step path).
+    if king < 0 or state.result is not None:
         return []
     board, frozen = state.board, state.frozen
     target = frozen[king]
@@ -217,6 +218,8 @@ class DiffusionPolicy(Policy):
         assert isinstance(state, DiffusionState)
         return state.moves_left
 
+    complete = False
+
     def candidates(self, state: State, rng: random.Random) -> list[Move]:
         assert isinstance(state, DiffusionState)
         wins = king_captures(state)
@@ -230,16 +233,14 @@ class DiffusionPolicy(Policy):
         checked.sort(key=lambda pair: -pair[0])
         ordered: list[Move] = [move for _, move in checked]
         ordered.extend(move for _, move in pool[CHECKED:])
-        if state.echo_available:
-            ordered.append(ECHO)
         rng.shuffle(others)
         ordered.extend(others[:RANDOM_MOVES])
         if not ordered:
             # Only the king, its guards or stones holding a group together can move.
             for cell in movable:
                 ordered.extend(_moves_of(state, cell))
-            if state.echo_available:
-                ordered.append(ECHO)
+        if state.echo_available:
+            ordered.append(ECHO)
         return list(dict.fromkeys(ordered))
 
     @staticmethod
@@ -328,7 +329,35 @@ class DiffusionPolicy(Policy):
 
     def winning_candidates(self, state: State) -> Iterable[Move]:
         assert isinstance(state, DiffusionState)
-        return king_captures(state)
+        captures: list[Move] = list(king_captures(state))
+        if state.echo_available:
+            captures.append(ECHO)  # an echo may run on into the king
+        return captures
+
+    def attacks(self, state: State, plies: int, rng: random.Random) -> list[Move]:
+        assert isinstance(state, DiffusionState)
+        # The sampled candidates, and every move that brings a stone which may take
+        # the opponent's king (its group no larger) within one more move of it.
+        moves: list[Move] = list(self.candidates(state, rng))
+        king = state.kings[1 - state.to_move]
+        if king >= 0 and state.moves_left > 1:
+            frozen = state.frozen
+            col, row = king % SIZE, king // SIZE
+            for cell in _movable(state):
+                if frozen[cell] > frozen[king]:
+                    continue
+                for move in _moves_of(state, cell):
+                    end = move.path[-1]
+                    if abs(end % SIZE - col) + abs(end // SIZE - row) <= frozen[cell] - 1:
+                        moves.append(move)
+        if state.echo_available:
+            moves.append(ECHO)
+        return list(dict.fromkeys(moves))
+
+    def defences(self, state: State, attacker: int) -> list[Move]:
+        # Thousands of paths are legal: the tactical search defends with the sampled
+        # candidates (a fixed sample), so it may miss a defence but stays affordable.
+        return self.candidates(state, random.Random(state.ply))
 
 
 def _walk(board: bytes, start: int, steps: int, rng: random.Random) -> tuple[int, ...] | None:

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from bot.ai.bits import set_bits
 from bot.ai.policy import Move, Policy, State, logistic, register_policy
-from rules.groups import SIZE, GroupsMove, GroupsState
+from rules.groups import DROP_AREA, SIZE, STONES, GroupsMove, GroupsState
 
 _NOT_COL_A = sum(1 << (r * SIZE) for r in range(SIZE)) ^ ((1 << SIZE * SIZE) - 1)
 _NOT_COL_H = sum(1 << (r * SIZE + SIZE - 1) for r in range(SIZE)) ^ ((1 << SIZE * SIZE) - 1)
@@ -18,6 +18,28 @@ SCALE = 0.35
 """Converts a difference in scatter into a winning chance."""
 GREEDY = 0.8
 """The share of playout moves that bring a stone closer to its side's middle."""
+GREEDY_TRIES = 24
+"""Random (stone, direction) draws a playout tries for a move closer to the middle."""
+_DROP_MASK = sum(1 << cell for cell in DROP_AREA)
+
+
+def _ray_table() -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per cell, per direction on the board: (neighbour, cell beyond it or -1)."""
+    table = []
+    for cell in range(SIZE * SIZE):
+        col, row = cell % SIZE, cell // SIZE
+        rays = []
+        for dc in (-1, 0, 1):
+            for dr in (-1, 0, 1):
+                if (dc or dr) and 0 <= col + dc < SIZE and 0 <= row + dr < SIZE:
+                    c2, r2 = col + 2 * dc, row + 2 * dr
+                    beyond = r2 * SIZE + c2 if 0 <= c2 < SIZE and 0 <= r2 < SIZE else -1
+                    rays.append(((row + dr) * SIZE + col + dc, beyond))
+        table.append(tuple(rays))
+    return tuple(table)
+
+
+_RAYS = _ray_table()
 
 
 def _grow(bits: int) -> int:
@@ -29,6 +51,56 @@ def _grow(bits: int) -> int:
         | ((bits & _NOT_COL_H) << 1)
         | ((bits & _NOT_COL_A) >> 1)
     )
+
+
+def components(bits: int) -> list[int]:
+    """The orthogonally connected groups among the stones in `bits`, as bit masks."""
+    found = []
+    while bits:
+        reach = bits & -bits
+        while True:
+            grown = _grow(reach) & bits
+            if grown == reach:
+                break
+            reach = grown
+        bits ^= reach
+        found.append(reach)
+    return found
+
+
+def joining_cells(bits: int) -> int:
+    """The cells orthogonally next to every group among `bits` (a stone there joins all)."""
+    cells = -1
+    for group in components(bits):
+        cells &= _grow(group) & ~group
+    return cells
+
+
+def reach(cell: int, occupied: int) -> int:
+    """The cells a stone on `cell` can step or jump to."""
+    targets = 0
+    for near, beyond in _RAYS[cell]:
+        if not occupied >> near & 1:
+            targets |= 1 << near
+        elif beyond >= 0 and not occupied >> beyond & 1:
+            targets |= 1 << beyond
+    return targets
+
+
+def connecting_move(state: GroupsState) -> GroupsMove | None:
+    """A move that connects all six stones of the player to move, if there is one."""
+    own = state.black if state.to_move else state.white
+    occupied = state.white | state.black
+    if own.bit_count() < STONES:
+        if own.bit_count() != STONES - 1:
+            return None
+        cells = joining_cells(own) & _DROP_MASK & ~occupied
+        return GroupsMove(None, (cells & -cells).bit_length() - 1) if cells else None
+    for cell in set_bits(own):
+        targets = joining_cells(own ^ (1 << cell)) & reach(cell, occupied)
+        if targets:
+            return GroupsMove(cell, (targets & -targets).bit_length() - 1)
+    return None
 
 
 def group_count(bits: int) -> int:
@@ -85,12 +157,32 @@ class GroupsPolicy(Policy):
 
     def playout_move(self, state: State, rng: random.Random) -> Move | None:
         assert isinstance(state, GroupsState)
+        own = state.black if state.to_move else state.white
+        if own.bit_count() == STONES and state.result is None:
+            # Draw (stone, direction) pairs instead of listing every move: most draws
+            # give a legal move, and the first one good enough is played.
+            greedy = rng.random() < GREEDY
+            occupied = state.white | state.black
+            cells = set_bits(own)
+            col = sum(cell % SIZE for cell in cells) / len(cells)
+            row = sum(cell // SIZE for cell in cells) / len(cells)
+            for _ in range(GREEDY_TRIES):
+                origin = rng.choice(cells)
+                near, beyond = rng.choice(_RAYS[origin])
+                if not occupied >> near & 1:
+                    target = near
+                elif beyond >= 0 and not occupied >> beyond & 1:
+                    target = beyond
+                else:
+                    continue
+                move = GroupsMove(origin, target)
+                if not greedy or _gain(move, col, row) > 0.5:
+                    return move
         moves = list(state.legal_moves())
         if not moves:
             return None
-        if rng.random() >= GREEDY:
+        if rng.random() >= GREEDY or own.bit_count() < STONES:
             return rng.choice(moves)
-        own = state.black if state.to_move else state.white
         cells = set_bits(own)
         col = sum(cell % SIZE for cell in cells) / len(cells)
         row = sum(cell // SIZE for cell in cells) / len(cells)
@@ -101,8 +193,23 @@ class GroupsPolicy(Policy):
         assert isinstance(state, GroupsState)
         return logistic(SCALE * (scatter(state.black) - scatter(state.white)))
 
+    def attacks(self, state: State, plies: int, rng: random.Random) -> list[Move]:
+        # Every legal move, unscored: the tactical search visits many positions, and
+        # scoring each move (as `candidates` does) would cost a play per move.
+        return list(state.legal_moves())
+
+    def winning_move(self, state: State) -> Move | None:
+        # Connection wins, found with bit masks. (A move that leaves the opponent no
+        # legal move also wins; the search meets those few as finished games.)
+        assert isinstance(state, GroupsState)
+        if state.result is not None:
+            return None
+        return connecting_move(state)
+
     def winning_candidates(self, state: State) -> Iterable[Move]:
-        return state.legal_moves()
+        assert isinstance(state, GroupsState)
+        move = connecting_move(state) if state.result is None else None
+        return [move] if move is not None else []
 
 
 def _gain(move: GroupsMove, col: float, row: float) -> float:

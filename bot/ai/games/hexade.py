@@ -123,6 +123,49 @@ def windows(tables: _Tables, own: int, opponent: int) -> Windows:
     return Windows(tuple(by_count))
 
 
+def window_pair(tables: _Tables, white: int, black: int) -> tuple[Windows, Windows]:
+    """`windows()` of both players at once, sharing the shifted boards (the playouts'
+    hot spot: about a third faster than two calls)."""
+    by_white = []
+    by_black = []
+    for offsets, valid in zip(tables.shapes, tables.anchors, strict=True):
+        open_w = open_b = valid
+        w1 = w2 = w4 = b1 = b2 = b4 = 0
+        for offset in offsets:
+            sw = white >> offset
+            sb = black >> offset
+            open_w &= ~sb
+            open_b &= ~sw
+            carry = w1 & sw
+            w1 ^= sw
+            w4 |= w2 & carry
+            w2 ^= carry
+            carry = b1 & sb
+            b1 ^= sb
+            b4 |= b2 & carry
+            b2 ^= carry
+        by_white.append(_by_count(open_w, w1, w2, w4))
+        by_black.append(_by_count(open_b, b1, b2, b4))
+    return Windows(tuple(by_white)), Windows(tuple(by_black))
+
+
+def _by_count(open_: int, ones: int, twos: int, fours: int) -> tuple[int, ...]:
+    """The open anchors per stone count 0–6, from the three bit planes of the count."""
+    ones &= open_
+    twos &= open_
+    fours &= open_
+    no_ones, no_twos, no_fours = open_ & ~ones, open_ & ~twos, open_ & ~fours
+    return (
+        no_ones & no_twos & no_fours,
+        ones & no_twos & no_fours,
+        no_ones & twos & no_fours,
+        ones & twos & no_fours,
+        no_ones & no_twos & fours,
+        ones & no_twos & fours,
+        no_ones & twos & fours,
+    )
+
+
 def capture_cells(tables: _Tables, own: int, opponent: int, empty: int) -> int:
     """The empty cells where a stone of `own`'s player would capture a pair."""
     cells = 0
@@ -176,8 +219,7 @@ class HexadePolicy(Policy):
         if opponent_six:
             saving = self._saving(state, tables, captures)
             return [saving] if saving else [legal]
-        mine = windows(tables, own, opponent)
-        theirs = windows(tables, opponent, own)
+        mine, theirs = window_pair(tables, own, opponent)
         around = near(tables, occupied) & legal
         tiers = [
             mine.empty_cells(tables, 5, legal),
@@ -228,8 +270,7 @@ class HexadePolicy(Policy):
     def evaluate(self, state: State) -> float:
         assert isinstance(state, HexadeState)
         tables = _tables(state.size)
-        white = windows(tables, state.white, state.black)
-        black = windows(tables, state.black, state.white)
+        white, black = window_pair(tables, state.white, state.black)
         score = white.value() - black.value()
         score += STONE_VALUE * (state.white.bit_count() - state.black.bit_count())
         # The player to move can complete an open five now.
@@ -238,6 +279,41 @@ class HexadePolicy(Policy):
         if state.to_move == 1 and black.count(5):
             score -= WEIGHTS[5]
         return logistic(score / SCALE)
+
+    def attacks(self, state: State, plies: int, rng: random.Random) -> list[Move]:
+        assert isinstance(state, HexadeState)
+        if plies > 3:
+            return self.candidates(state, rng)
+        # A move never wins at once, and a six made two plies from now is judged only
+        # after the ply after that: a win within three plies is a six made now.
+        tables = _tables(state.size)
+        own, opponent = (state.black, state.white) if state.to_move else (state.white, state.black)
+        legal = self._legal(state, tables)
+        cells = windows(tables, own, opponent).empty_cells(tables, 5, legal)
+        return [tables.moves[bit] for bit in set_bits(cells)]
+
+    def defences(self, state: State, attacker: int) -> list[Move]:
+        assert isinstance(state, HexadeState)
+        tables = _tables(state.size)
+        legal = self._legal(state, tables)
+        if state.has_six(attacker):
+            # Only a capture can break the six; every other move loses the same way.
+            own, opponent = (
+                (state.black, state.white) if state.to_move else (state.white, state.black)
+            )
+            captures = capture_cells(tables, own, opponent, legal)
+            others = legal & ~captures
+            cells = set_bits(captures) + set_bits(others & -others)
+        else:
+            # The urgent cells first: they are the likeliest refutations.
+            cells = []
+            seen = 0
+            for tier in self._tiers(state, tables):
+                fresh = tier & ~seen
+                cells.extend(set_bits(fresh))
+                seen |= fresh
+            cells.extend(set_bits(legal & ~seen))
+        return [tables.moves[bit] for bit in cells]
 
     def winning_candidates(self, state: State) -> Iterable[Move]:
         # Under the perfect-six rule a move never wins at once: only the player to move

@@ -147,6 +147,7 @@ class RekushuPolicy(Policy):
 
     playout_depth = 12
     widening = (2.0, 0.5)
+    complete = False
 
     def candidates(self, state: State, rng: random.Random) -> list[Move]:
         assert isinstance(state, RekushuState)

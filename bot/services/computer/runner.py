@@ -4,6 +4,12 @@ A search is pure CPU work of up to the time budget; run on the event loop it wou
 freeze the bot. `TurnRunner` sends each search to an executor: a process pool in the
 bot (several computer games think at once, one per worker), a synchronous executor in
 tests. A request carries the encoded state, so workers need nothing but the engines.
+
+At the `hard` level a move is searched by every idle worker at once, each with its own
+seed (root parallelism): the runner adds up their visits and plays the best move one
+of them checked. Each worker keeps its latest trees (`TreeKeeper`), so when the next
+request of a game reaches it, its search goes on from the subtree of the position
+reached (the replies played meanwhile), not from nothing.
 """
 
 from __future__ import annotations
@@ -15,12 +21,17 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
-from bot.ai import Budget, Level, budget_for, choose_move, choose_turn
+from bot.ai import Budget, Level, budget_for, choose_move, choose_turn, policy_for
+from bot.ai.player import TURN_SHARE
+from bot.ai.trees import TreeKeeper
 from rules import get_game
 
+T = TypeVar("T")
 ESTIMATE_ITERATIONS = 300
 """Iterations of the quick search that judges a position (e.g. before accepting a draw)."""
 
@@ -40,13 +51,83 @@ class TurnRequest:
     seed: int
     """Makes the search repeatable (the same request gives the same moves at a level
     limited by iterations)."""
+    played: tuple[str, ...] = ()
+    """Moves of this turn already chosen (`search_move`: search the move after them)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveReport:
+    """One worker's answer for one move of a root-parallel search."""
+
+    notation: str
+    reason: str
+    visits: dict[str, int] = field(default_factory=dict)
+    """Per root move searched (in notation): the worker's visits."""
+    lost: frozenset[str] = frozenset()
+    """Root moves the worker proved lost."""
+    continues: bool = False
+    """True when the same player still moves after this move (a multi-move turn)."""
+
+
+TREES = TreeKeeper()
+"""The latest search trees of this worker process (the `hard` level searches on)."""
+DECISIVE = ("wins at once", "forced win")
+"""Reasons of a move that wins by force: it is played whatever the others found."""
+
+
+def search_move(request: TurnRequest) -> MoveReport:
+    """Search one `hard` move after `request.played`, keeping the tree (runs in a worker).
+
+    `request.seconds` is the time left for the whole turn; the move gets its share.
+    """
+    state = get_game(request.game).decode(request.encoded)
+    for notation in request.played:
+        state = state.play(state.parse_move(notation))
+    policy = policy_for(state.game.name)
+    seconds = request.seconds / max(1, policy.moves_left_in_turn(state))
+    budget = budget_for(Level.HARD, seconds).with_seconds(seconds)
+    decision = choose_move(state, budget, seed=request.seed, trees=TREES)
+    after = state.play(decision.move)
+    report = MoveReport(
+        decision.notation,
+        decision.reason,
+        continues=after.outcome() is None and after.to_move == state.to_move,
+    )
+    if decision.result is not None:
+        seat = state.to_move
+        for stats in decision.result.moves:
+            report.visits[state.format_move(stats.move)] = stats.visits
+        lost = {state.format_move(s.move) for s in decision.result.moves if s.proven == 1 - seat}
+        report = replace(report, lost=frozenset(lost))
+    return report
+
+
+def merge_reports(reports: list[MoveReport]) -> MoveReport:
+    """The move of a root-parallel search: a forced win if one worker found it, else the
+    move with the most visits over all workers among the moves the workers chose (each
+    checked by its tactics), avoiding moves any worker proved lost."""
+    for report in reports:
+        if report.reason in DECISIVE:
+            return report
+    lost = frozenset().union(*(report.lost for report in reports))
+    total: dict[str, int] = {}
+    for report in reports:
+        for notation, visits in report.visits.items():
+            total[notation] = total.get(notation, 0) + visits
+    chosen = [report for report in reports if report.notation not in lost] or reports
+    return max(chosen, key=lambda report: total.get(report.notation, 0))
 
 
 def compute_turn(request: TurnRequest) -> list[str]:
     """The computer's moves for its whole turn, in notation (runs in a worker)."""
     state = get_game(request.game).decode(request.encoded)
-    budget = budget_for(Level(request.level), request.seconds)
-    return [decision.notation for decision in choose_turn(state, budget, seed=request.seed)]
+    level = Level(request.level)
+    budget = budget_for(level, request.seconds)
+    # Only `hard` searches on from kept trees: the other levels' iteration limits make
+    # a request's answer repeatable, which an inherited tree would not be.
+    trees = TREES if level is Level.HARD else None
+    decisions = choose_turn(state, budget, seed=request.seed, trees=trees)
+    return [decision.notation for decision in decisions]
 
 
 def estimate(request: TurnRequest) -> float:
@@ -115,13 +196,24 @@ def watch_parent() -> None:
     threading.Thread(target=wait_then_exit, name="watch-parent", daemon=True).start()
 
 
+def usable_cores() -> int:
+    """The CPU cores this process may run on (its affinity, where the system tells)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
 class TurnRunner:
     """Computes the computer's turns in an executor, so that the event loop never blocks."""
 
     def __init__(self, executor: Executor | None = None, *, workers: int = 1) -> None:
+        """`workers`: the process pool's size (0: one per CPU core this process may use)."""
         self._executor = executor
-        self._workers = max(1, workers)
+        self._workers = workers if workers > 0 else usable_cores()
         self._owned = False
+        self._busy = 0
+        """Searches sent to the executor and not answered yet."""
 
     @property
     def workers(self) -> int:
@@ -144,12 +236,38 @@ class TurnRunner:
         return self._executor
 
     async def choose(self, request: TurnRequest) -> list[str]:
-        """The computer's moves for its turn."""
-        return await asyncio.get_running_loop().run_in_executor(self._pool(), compute_turn, request)
+        """The computer's moves for its turn (`hard`: searched by every idle worker)."""
+        if request.level != Level.HARD.value or self._workers == 1:
+            return await self._run(compute_turn, request)
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        played: list[str] = []
+        while True:
+            left = max(request.seconds * TURN_SHARE - (loop.time() - started), 1e-3)
+            width = max(1, self._workers - self._busy)
+            move = replace(request, played=tuple(played), seconds=left)
+            reports = await asyncio.gather(
+                *(
+                    self._run(search_move, replace(move, seed=request.seed + 7919 * k))
+                    for k in range(width)
+                )
+            )
+            best = merge_reports(list(reports))
+            played.append(best.notation)
+            if not best.continues:
+                return played
+
+    async def _run(self, function: Callable[[TurnRequest], T], request: TurnRequest) -> T:
+        """`function(request)` in the executor, counted as busy meanwhile."""
+        self._busy += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._pool(), function, request)
+        finally:
+            self._busy -= 1
 
     async def estimate(self, request: TurnRequest) -> float:
         """The chance the player to move wins, by a quick search."""
-        return await asyncio.get_running_loop().run_in_executor(self._pool(), estimate, request)
+        return await self._run(estimate, request)
 
     def close(self) -> None:
         """Stop the process pool this runner started (searches under way are dropped)."""

@@ -1,0 +1,349 @@
+"""Knowledge of Diffusion Chess: keep one's stones in few groups and the king walled in,
+capture the opponent's king when it is open; sample a few sensible moves, since a full
+move list runs into thousands of paths.
+
+Cells are indices row·19 + col, as in the engine's `board` and `frozen` bytes.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from bot.bench.old_hard.policy import Move, Policy, State, logistic, register_policy
+from rules.diffusion import ECHO, SIZE, TURN_LIMIT, DiffusionMove, DiffusionState, group_sizes
+
+CELLS = SIZE * SIZE
+EMPTY = 0
+STONES_SAMPLED = 8
+"""Stones whose destinations are listed at each node of the search tree."""
+MOVES_PER_STONE = 3
+"""The best destinations kept per sampled stone."""
+RANDOM_MOVES = 4
+"""Moves added at random to each node's candidates, for variety."""
+WALKS = 4
+"""Random walks a playout tries for one move before settling for any of them."""
+MAX_WALK = 4
+"""The longest random walk of a playout move."""
+CHECKED = 24
+"""Candidates per node whose effect on the group counts is worked out exactly."""
+BRIDGE_WEIGHT = 0.25
+"""The cost of each stone missing from a bridge between two of one's groups."""
+OPEN_KING_WEIGHT = 0.6
+"""The cost of each empty cell next to one's own king."""
+EVALUATION_SCALE = 0.35
+"""How steeply a lead in (weighted) groups turns into a chance of winning: gentle, so
+that a search still tells a lead of three groups from a lead of six."""
+
+
+def _tables() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """Per cell: its orthogonal neighbours, and its eight surrounding cells in circular
+    order starting north (-1 off the board)."""
+    neighbours, rings = [], []
+    for cell in range(CELLS):
+        col, row = cell % SIZE, cell // SIZE
+        near = []
+        for dc, dr in ((0, 1), (1, 0), (0, -1), (-1, 0)):
+            if 0 <= col + dc < SIZE and 0 <= row + dr < SIZE:
+                near.append((row + dr) * SIZE + col + dc)
+        neighbours.append(tuple(near))
+        ring = []
+        for dc, dr in ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)):
+            inside = 0 <= col + dc < SIZE and 0 <= row + dr < SIZE
+            ring.append((row + dr) * SIZE + col + dc if inside else -1)
+        rings.append(tuple(ring))
+    return tuple(neighbours), tuple(rings)
+
+
+NEIGHBOURS, RINGS = _tables()
+
+
+def keeps_group(board: bytes, cell: int) -> bool:
+    """True when taking the stone off `cell` cannot split its group.
+
+    Its neighbours of the same colour must all be linked around it, through the
+    diagonal cells of its ring; then they stay connected without it.
+    """
+    return _orthogonal_runs(board, cell) <= 1
+
+
+def _orthogonal_runs(board: bytes, cell: int) -> int:
+    """The number of separate runs of same-coloured ring cells that hold an orthogonal
+    neighbour of `cell` (runs connect orthogonally around the ring)."""
+    own = board[cell]
+    ring = RINGS[cell]
+    present = [here >= 0 and board[here] == own for here in ring]
+    if all(present):
+        return 1
+    start = present.index(False)
+    runs = 0
+    in_run = has_orthogonal = False
+    for step in range(1, 9):
+        index = (start + step) % 8
+        if present[index]:
+            in_run = True
+            has_orthogonal |= index % 2 == 0
+        else:
+            if in_run and has_orthogonal:
+                runs += 1
+            in_run = has_orthogonal = False
+    return runs
+
+
+def friends(board: bytes, cell: int, own: int, origin: int) -> int:
+    """The stones of colour `own` next to `cell`, not counting the one on `origin`."""
+    return sum(1 for near in NEIGHBOURS[cell] if near != origin and board[near] == own)
+
+
+def open_sides(board: bytes, cell: int) -> int:
+    """The empty cells next to `cell` (0 when walled in, or for no king)."""
+    if cell < 0:
+        return 0
+    return sum(1 for near in NEIGHBOURS[cell] if board[near] == EMPTY)
+
+
+def _movable(state: DiffusionState) -> list[int]:
+    """The cells of the stones of the player to move that may still move this turn."""
+    board, frozen, moved = state.board, state.frozen, state.moved
+    own = state.to_move + 1
+    cells = []
+    cell = board.find(own)
+    while cell >= 0:
+        if frozen[cell] > 1 and not moved >> cell & 1:
+            cells.append(cell)
+        cell = board.find(own, cell + 1)
+    return cells
+
+
+def _moves_of(state: DiffusionState, cell: int) -> list[DiffusionMove]:
+    return state.moves_from(cell % SIZE, cell // SIZE)
+
+
+def groups_of(board: bytes, colour: int) -> list[list[int]]:
+    """The groups of stones of `colour` (1 White, 2 Black), largest first."""
+    seen = bytearray(CELLS)
+    groups = []
+    cell = board.find(colour)
+    while cell >= 0:
+        if not seen[cell]:
+            seen[cell] = 1
+            group = [cell]
+            for here in group:
+                for near in NEIGHBOURS[here]:
+                    if board[near] == colour and not seen[near]:
+                        seen[near] = 1
+                        group.append(near)
+            groups.append(group)
+        cell = board.find(colour, cell + 1)
+    groups.sort(key=len, reverse=True)
+    return groups
+
+
+def scatter(board: bytes, colour: int) -> float:
+    """How far a side is from one group: its number of groups, plus the stones it would
+    take to bridge the gap between its largest group and each other one."""
+    groups = groups_of(board, colour)
+    if len(groups) <= 1:
+        return float(len(groups))
+    main = [(cell % SIZE, cell // SIZE) for cell in groups[0]]
+    gaps = 0
+    for group in groups[1:]:
+        gaps += (
+            min(
+                abs(cell % SIZE - col) + abs(cell // SIZE - row)
+                for cell in group
+                for col, row in main
+            )
+            - 1
+        )
+    return len(groups) + BRIDGE_WEIGHT * gaps
+
+
+def _distances_to(board: bytes, target: int, limit: int) -> dict[int, int]:
+    """Steps from each empty cell to `target` over empty cells (1 next to it), up to `limit`."""
+    frontier = [near for near in NEIGHBOURS[target] if board[near] == EMPTY]
+    distance = dict.fromkeys(frontier, 1)
+    steps = 1
+    while frontier and steps < limit:
+        steps += 1
+        grown = []
+        for here in frontier:
+            for near in NEIGHBOURS[here]:
+                if board[near] == EMPTY and near not in distance:
+                    distance[near] = steps
+                    grown.append(near)
+        frontier = grown
+    return distance
+
+
+def king_captures(state: DiffusionState) -> list[DiffusionMove]:
+    """Every listed move that captures the opponent's king."""
+    king = state.kings[1 - state.to_move]
+    if king < 0 or state.result is not None or open_sides(state.board, king) == 0:
+        return []
+    board, frozen = state.board, state.frozen
+    target = frozen[king]
+    distance = _distances_to(board, king, target)
+    captures: list[DiffusionMove] = []
+    for cell in _movable(state):
+        size = frozen[cell]
+        if size > target:
+            continue
+        reach = min(
+            1 if near == king else distance.get(near, CELLS) + 1 for near in NEIGHBOURS[cell]
+        )
+        if reach <= size - 1:
+            captures.extend(move for move in _moves_of(state, cell) if move.path[-1] == king)
+    return captures
+
+
+def _net_groups(state: DiffusionState, move: DiffusionMove) -> int:
+    """The opponent's groups minus one's own after `move` (higher is better)."""
+    counts = group_sizes(state.play(move).board)[1]
+    mover = state.to_move
+    return counts[1 - mover] - counts[mover]
+
+
+class DiffusionPolicy(Policy):
+    """A few dozen sampled moves per node, checked by their effect on the group counts;
+    playouts by short random walks that end next to one's own stones."""
+
+    # One turn's worth: random walks degrade a position, so longer playouts mostly
+    # add noise to the evaluation (hard beat easy 10-1-9 with 10 moves, 7-0-3 with 5).
+    playout_depth = 5
+    widening = (2.0, 0.5)
+
+    def moves_left_in_turn(self, state: State) -> int:
+        assert isinstance(state, DiffusionState)
+        return state.moves_left
+
+    def candidates(self, state: State, rng: random.Random) -> list[Move]:
+        assert isinstance(state, DiffusionState)
+        wins = king_captures(state)
+        if wins:
+            return wins[:1]
+        movable = _movable(state)
+        pool, others = self._pool(state, movable, rng)
+        pool.sort(key=lambda pair: -pair[0])
+        # The best by the cheap score are checked exactly: how the group counts change.
+        checked = [(_net_groups(state, move) + 0.1 * cheap, move) for cheap, move in pool[:CHECKED]]
+        checked.sort(key=lambda pair: -pair[0])
+        ordered: list[Move] = [move for _, move in checked]
+        ordered.extend(move for _, move in pool[CHECKED:])
+        if state.echo_available:
+            ordered.append(ECHO)
+        rng.shuffle(others)
+        ordered.extend(others[:RANDOM_MOVES])
+        if not ordered:
+            # Only the king, its guards or stones holding a group together can move.
+            for cell in movable:
+                ordered.extend(_moves_of(state, cell))
+            if state.echo_available:
+                ordered.append(ECHO)
+        return list(dict.fromkeys(ordered))
+
+    @staticmethod
+    def _pool(
+        state: DiffusionState, movable: list[int], rng: random.Random
+    ) -> tuple[list[tuple[float, DiffusionMove]], list[DiffusionMove]]:
+        """(cheap score, move) for the best moves of a sample of stones, and the rest.
+
+        Stones outside one's largest group come first: they are the ones to bring home.
+        The king, the stones next to it and stones holding a group together stay.
+        Captures are kept once per captured stone.
+        """
+        board = state.board
+        own = state.to_move + 1
+        king = state.kings[state.to_move]
+        guards = set(NEIGHBOURS[king]) if king >= 0 else set()
+        holes = {near for near in guards if board[near] == EMPTY}
+        main = set(groups_of(board, own)[0]) if movable else set()
+        free = [c for c in movable if c != king and c not in guards and keeps_group(board, c)]
+        rng.shuffle(free)
+        free.sort(key=lambda cell: cell in main)
+        pool: list[tuple[float, DiffusionMove]] = []
+        others: list[DiffusionMove] = []
+        captured: set[int] = set()
+        for cell in free[:STONES_SAMPLED]:
+            scored = []
+            for move in _moves_of(state, cell):
+                end = move.path[-1]
+                if board[end] != EMPTY:
+                    if end not in captured:
+                        captured.add(end)
+                        pool.append((0.5, move))
+                    continue
+                score = friends(board, end, own, cell) + (3.0 if end in holes else 0.0)
+                scored.append((score - 0.01 * len(move.path), move))
+            scored.sort(key=lambda pair: -pair[0])
+            pool.extend(scored[:MOVES_PER_STONE])
+            others.extend(move for _, move in scored[MOVES_PER_STONE:])
+        return pool, others
+
+    def playout_move(self, state: State, rng: random.Random) -> Move | None:
+        assert isinstance(state, DiffusionState)
+        # An open king is taken: playouts then punish turns that leave one's king open.
+        wins = king_captures(state)
+        if wins:
+            return wins[0]
+        board, frozen = state.board, state.frozen
+        own = state.to_move + 1
+        king = state.kings[state.to_move]
+        outside = [
+            cell
+            for cell in _movable(state)
+            if cell != king and any(board[near] != own for near in NEIGHBOURS[cell])
+        ]
+        rng.shuffle(outside)
+        fallback: tuple[int, ...] | None = None
+        for tries, cell in enumerate(outside):
+            if tries >= WALKS and fallback is not None:
+                break
+            if not keeps_group(board, cell):
+                continue
+            path = _walk(board, cell, min(frozen[cell] - 1, MAX_WALK), rng)
+            if path is None:
+                continue
+            if friends(board, path[-1], own, cell):
+                return DiffusionMove(path)
+            fallback = fallback or path
+        if fallback is not None:
+            return DiffusionMove(fallback)
+        # Only the king or stones holding a group together can move (or nothing can).
+        moves = list(state.legal_moves())
+        return rng.choice(moves) if moves else None
+
+    def evaluate(self, state: State) -> float:
+        assert isinstance(state, DiffusionState)
+        if king_captures(state):
+            return 1.0 - state.to_move  # the player to move takes the king
+        board = state.board
+        score = scatter(board, 2) - scatter(board, 1)
+        score += OPEN_KING_WEIGHT * (
+            open_sides(board, state.kings[1]) - open_sides(board, state.kings[0])
+        )
+        # Group counts decide the game at the end: they weigh more as it nears.
+        urgency = 0.5 + state.turn_number / (2 * TURN_LIMIT)
+        return logistic(EVALUATION_SCALE * urgency * score)
+
+    def winning_candidates(self, state: State) -> Iterable[Move]:
+        assert isinstance(state, DiffusionState)
+        return king_captures(state)
+
+
+def _walk(board: bytes, start: int, steps: int, rng: random.Random) -> tuple[int, ...] | None:
+    """A random self-avoiding path of 1 to `steps` steps over empty cells from `start`."""
+    if steps < 1:
+        return None
+    path = [start]
+    for _ in range(rng.randint(1, steps)):
+        options = [
+            near for near in NEIGHBOURS[path[-1]] if board[near] == EMPTY and near not in path
+        ]
+        if not options:
+            break
+        path.append(rng.choice(options))
+    return tuple(path) if len(path) > 1 else None
+
+
+register_policy("diffusion", DiffusionPolicy)

@@ -1,0 +1,243 @@
+"""Knowledge of Rekushu: claim the largest rectangles, prepare new ones, spoil the
+opponent's, and judge positions by tiles and by the claim the player to move has."""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_left
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from bot.bench.old_hard.bits import set_bits
+from bot.bench.old_hard.policy import Move, Policy, State, logistic, register_policy
+from rules.rekushu import Rectangle, RekushuMove, RekushuState
+
+CLAIM_RATE = 0.85
+"""How often a playout takes its largest claim when it has one."""
+CLAIM_WEIGHT = 0.6
+"""What the largest claim the player to move has is worth, per tile, in an evaluation."""
+EXISTING_CLAIMS_TRIED = 3
+"""Claims of rectangles already on the board offered per node, each with a few placements."""
+SPOILERS_FIRST = 4
+"""Cells spoiling the opponent's largest plan that are tried before one's own plans."""
+ENDGAME_PLACEMENTS = 16
+"""With at most this many placements left, every move is checked for an immediate win."""
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A rectangle a player has three or four corners of, with nothing in the way."""
+
+    area: int
+    rect: Rectangle
+    missing: int
+    """The bit of the empty fourth corner, or -1 when all four corners are there."""
+
+
+class _Board:
+    """The rows and columns of one position, for rectangle searches."""
+
+    def __init__(self, state: RekushuState) -> None:
+        n = self.n = state.size
+        self.occupied = state.black | state.white
+        self.claimed = state.black_tiles | state.white_tiles
+        self.row_stones: list[list[int]] = [[] for _ in range(n)]
+        self.column_stones: list[list[int]] = [[] for _ in range(n)]
+        for p in set_bits(self.occupied):
+            self.row_stones[p // n].append(p % n)
+            self.column_stones[p % n].append(p // n)
+        self.stack = [sum(1 << (j * n) for j in range(k + 1)) for k in range(n)]
+
+    def closed(self, rect: Rectangle) -> int:
+        """The intersections on the edges of `rect` and inside it."""
+        span = (1 << (rect.right - rect.left + 1)) - 1
+        return (span * self.stack[rect.top - rect.bottom]) << (rect.bottom * self.n + rect.left)
+
+    def tiles(self, rect: Rectangle) -> int:
+        """The tiles inside `rect`."""
+        span = (1 << (rect.right - rect.left)) - 1
+        return (span * self.stack[rect.top - rect.bottom - 1]) << (rect.bottom * self.n + rect.left)
+
+    def neighbours(self, x: int, y: int) -> tuple[list[int], list[int]]:
+        """The columns of the nearest stones left and right of (x, y) in its row, and
+        the rows of the nearest stones below and above it in its column."""
+        return _nearest(self.row_stones[y], x), _nearest(self.column_stones[x], y)
+
+    def clear(self, rect: Rectangle, corners: int) -> bool:
+        """True when only `corners` may hold stones in `rect` and no tile in it is claimed."""
+        stones = self.occupied & self.closed(rect)
+        return stones & ~corners == 0 and not self.claimed & self.tiles(rect)
+
+    def corner_bits(self, rect: Rectangle) -> int:
+        """The four corner intersections of `rect`."""
+        n = self.n
+        return (
+            1 << (rect.bottom * n + rect.left)
+            | 1 << (rect.bottom * n + rect.right)
+            | 1 << (rect.top * n + rect.left)
+            | 1 << (rect.top * n + rect.right)
+        )
+
+
+def _nearest(line: list[int], at: int) -> list[int]:
+    """The nearest entries of the sorted `line` below and above `at` (not `at` itself)."""
+    i = bisect_left(line, at)
+    found = []
+    if i > 0:
+        found.append(line[i - 1])
+    j = i + 1 if i < len(line) and line[i] == at else i
+    if j < len(line):
+        found.append(line[j])
+    return found
+
+
+def plans(board: _Board, own: int) -> list[Plan]:
+    """Every rectangle `own`'s player has all four corners, or three and an empty fourth, of.
+
+    As in the engine, the corner diagonal to the fourth is the stone whose nearest
+    stones along its row and column are the two others.
+    """
+    n = board.n
+    found: dict[Rectangle, Plan] = {}
+    for p in set_bits(own):
+        x, y = p % n, p // n
+        columns, rows = board.neighbours(x, y)
+        for x2 in columns:
+            if not own >> (y * n + x2) & 1:
+                continue
+            for y2 in rows:
+                if not own >> (y2 * n + x) & 1:
+                    continue
+                fourth = y2 * n + x2
+                if own >> fourth & 1:
+                    missing = -1
+                elif board.occupied >> fourth & 1:
+                    continue
+                else:
+                    missing = fourth
+                rect = Rectangle.spanning((x, y), (x2, y2))
+                if rect in found or not board.clear(rect, board.corner_bits(rect)):
+                    continue
+                found[rect] = Plan(rect.area, rect, missing)
+    return sorted(found.values(), key=lambda plan: -plan.area)
+
+
+def setups(board: _Board, own: int, placements: Iterable[int]) -> dict[int, int]:
+    """Per placement bit: the area of the largest rectangle it would give three corners of."""
+    n = board.n
+    best: dict[int, int] = {}
+    for p in placements:
+        x, y = p % n, p // n
+        columns, rows = board.neighbours(x, y)
+        for x2 in columns:
+            if not own >> (y * n + x2) & 1:
+                continue
+            for y2 in rows:
+                if not own >> (y2 * n + x) & 1 or board.occupied >> (y2 * n + x2) & 1:
+                    continue
+                rect = Rectangle.spanning((x, y), (x2, y2))
+                corners = board.corner_bits(rect)
+                if board.clear(rect, corners):
+                    best[p] = max(best.get(p, 0), rect.area)
+    return best
+
+
+class RekushuPolicy(Policy):
+    """Claims first, then spoiling the opponent's rectangles and preparing new ones."""
+
+    playout_depth = 12
+    widening = (2.0, 0.5)
+
+    def candidates(self, state: State, rng: random.Random) -> list[Move]:
+        assert isinstance(state, RekushuState)
+        n = state.size
+        placements = [y * n + x for x, y in state.legal_placements()]
+        rng.shuffle(placements)
+        board = _Board(state)
+        own, other = (state.white, state.black) if state.to_move else (state.black, state.white)
+        prepared = setups(board, own, placements)
+        preparing = sorted(prepared, key=lambda p: -prepared[p])
+        spoiling = _spoilers(board, other, set(placements))
+        helpers = list(dict.fromkeys(spoiling[:3] + preparing[:3] + placements[:2]))
+        claims = [move for _, move in sorted(_claims(state, board, helpers), key=lambda c: -c[0])]
+        # The cells of the opponent's largest plan come first, then one's own plans.
+        quiet = dict.fromkeys(spoiling[:SPOILERS_FIRST] + preparing + spoiling + placements)
+        return claims + [RekushuMove(p % n, p // n) for p in quiet]
+
+    def playout_move(self, state: State, rng: random.Random) -> Move | None:
+        assert isinstance(state, RekushuState)
+        placements = state.legal_placements()
+        if not placements:
+            return None
+        if rng.random() < CLAIM_RATE:
+            existing, completions = state.claim_options()
+            best: RekushuMove | None = None
+            area = 0
+            for (x, y), rects in completions.items():
+                for rect in rects:
+                    if rect.area > area:
+                        best, area = RekushuMove(x, y, rect), rect.area
+            for rect in existing:
+                if rect.area > area:
+                    for _ in range(4):
+                        x, y = rng.choice(placements)
+                        if not rect.contains(x, y):
+                            best, area = RekushuMove(x, y, rect), rect.area
+                            break
+            if best is not None:
+                return best
+        x, y = rng.choice(placements)
+        return RekushuMove(x, y)
+
+    def evaluate(self, state: State) -> float:
+        assert isinstance(state, RekushuState)
+        black, white = state.tile_counts
+        existing, completions = state.claim_options()
+        claim = max(
+            [rect.area for rect in existing]
+            + [rect.area for rects in completions.values() for rect in rects],
+            default=0,
+        )
+        score = black - white + CLAIM_WEIGHT * claim * (-1 if state.to_move else 1)
+        scale = (state.size - 1) ** 2 / 36
+        return logistic(score / scale)
+
+    def winning_candidates(self, state: State) -> Iterable[Move]:
+        # The game ends only when the next player cannot place: near the very end.
+        assert isinstance(state, RekushuState)
+        if len(state.legal_placements()) <= ENDGAME_PLACEMENTS:
+            return state.legal_moves()
+        return ()
+
+
+def _spoilers(board: _Board, other: int, legal: set[int]) -> list[int]:
+    """Legal cells that spoil the opponent's plans (a stone inside or on the edge), the
+    largest plan first."""
+    cells: dict[int, None] = {}
+    for plan in plans(board, other):
+        free = board.closed(plan.rect) & ~board.occupied
+        cells.update((p, None) for p in set_bits(free) if p in legal)
+    return list(cells)
+
+
+def _claims(
+    state: RekushuState, board: _Board, helpers: list[int]
+) -> list[tuple[int, RekushuMove]]:
+    """(area, move) for every claim completed by a placement, and for the largest
+    rectangles ready on the board, each with a few useful placements outside it."""
+    n = state.size
+    existing, completions = state.claim_options()
+    claims = [
+        (rect.area, RekushuMove(x, y, rect))
+        for (x, y), rects in completions.items()
+        for rect in rects
+    ]
+    for rect in sorted(existing, key=lambda r: -r.area)[:EXISTING_CLAIMS_TRIED]:
+        inside = board.closed(rect)
+        claims.extend(
+            (rect.area, RekushuMove(p % n, p // n, rect)) for p in helpers if not inside >> p & 1
+        )
+    return claims
+
+
+register_policy("rekushu", RekushuPolicy)

@@ -1,0 +1,189 @@
+"""Knowledge of Stones: capture what is in atari (the biggest first), save one's own
+groups, avoid self-atari and filling one's own eyes; judge positions by how far each
+side still is from its decisive lead."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from functools import cache
+
+from bot.bench.old_hard.bits import set_bits
+from bot.bench.old_hard.policy import Move, Policy, State, logistic, register_policy
+from rules.stones import RETURN, MoveKind, StonesMove, StonesState, place
+
+SCALE = 3.0
+"""Prisoners of lead per unit of the logistic."""
+ATARI_SHARE = 0.5
+"""How much of an opponent group in atari counts as taken already (player to move)."""
+RANDOM_TRIES = 12
+"""Random points a playout tries before taking any legal move."""
+
+
+@cache
+def _neighbours(size: int) -> tuple[tuple[int, ...], ...]:
+    """Per point index: its orthogonal neighbours."""
+    table = []
+    for p in range(size * size):
+        col, row = p % size, p // size
+        near = [p - size] if row else []
+        if col:
+            near.append(p - 1)
+        if col < size - 1:
+            near.append(p + 1)
+        if row < size - 1:
+            near.append(p + size)
+        table.append(tuple(near))
+    return tuple(table)
+
+
+class _Board:
+    """The groups around each point of one position, from the mover's side."""
+
+    def __init__(self, state: StonesState) -> None:
+        self.state = state
+        self.seat = state.to_move
+        self.neighbours = _neighbours(state.size)
+        own, other = (state.white, state.black) if self.seat else (state.black, state.white)
+        self.own, self.other = own, other
+        self.empty = ((1 << (state.size * state.size)) - 1) ^ (own | other)
+
+    def liberties_after(self, p: int) -> int:
+        """The liberties the mover's group through `p` would have after placing there,
+        not counting any capture the placement makes."""
+        state = self.state
+        bit = 1 << p
+        libs = 0
+        for q in self.neighbours[p]:
+            if self.empty >> q & 1:
+                libs |= 1 << q
+            elif self.own >> q & 1:
+                libs |= state.groups[state.group_of[q]].libs
+        return (libs & ~bit).bit_count()
+
+    def captures(self, p: int) -> int:
+        """The opponent stones a placement on `p` would capture."""
+        state = self.state
+        taken = 0
+        for q in self.neighbours[p]:
+            if self.other >> q & 1:
+                group = state.groups[state.group_of[q]]
+                if group.libs == 1 << p:
+                    taken |= group.stones
+        return taken.bit_count()
+
+    def is_own_eye(self, p: int) -> bool:
+        """True when every neighbour of `p` is the mover's stone."""
+        return all(self.own >> q & 1 for q in self.neighbours[p])
+
+    def atari_points(self, seat: int) -> dict[int, int]:
+        """The last liberty of each group of `seat` in atari, with the stones at stake."""
+        points: dict[int, int] = {}
+        for group in self.state.groups.values():
+            libs = group.libs
+            if group.seat == seat and libs and not libs & (libs - 1):
+                p = libs.bit_length() - 1
+                points[p] = points.get(p, 0) + group.stones.bit_count()
+        return points
+
+
+def _placements(state: StonesState) -> tuple[list[int], list[StonesMove]]:
+    """The legal placement points, and the other legal moves (return, stakes)."""
+    points, rest = [], []
+    for move in state.legal_moves():
+        if move.kind is MoveKind.PLACE:
+            assert move.point is not None
+            points.append(move.point)
+        else:
+            rest.append(move)
+    return points, rest
+
+
+class StonesPolicy(Policy):
+    """Captures, rescues and ataris first; playouts that capture when they can."""
+
+    playout_depth = 20
+    widening = (2.0, 0.5)
+
+    def candidates(self, state: State, rng: random.Random) -> list[Move]:
+        assert isinstance(state, StonesState)
+        points, rest = _placements(state)
+        board = _Board(state)
+        rng.shuffle(points)
+        rescue = board.atari_points(board.seat)
+        threats = _threatened(board)
+        scored = []
+        for p in points:
+            taken = board.captures(p)
+            liberties = board.liberties_after(p)
+            score = 10.0 * taken
+            if p in rescue and liberties >= 2:
+                score += 5.0 * rescue[p]
+            if liberties >= 2 and p in threats:
+                score += 2.0 * threats[p]
+            if liberties <= 1 and not taken:
+                score -= 20.0  # self-atari or self-capture
+            elif board.is_own_eye(p) and not taken:
+                score -= 15.0
+            scored.append((score, p))
+        scored.sort(key=lambda pair: -pair[0])
+        ordered: list[Move] = [place(p) for score, p in scored if score > -10.0]
+        ordered.extend(move for move in rest if move == RETURN)
+        ordered.extend(place(p) for score, p in scored if score <= -10.0)
+        ordered.extend(move for move in rest if move != RETURN)
+        return ordered
+
+    def playout_move(self, state: State, rng: random.Random) -> Move | None:
+        assert isinstance(state, StonesState)
+        points, rest = _placements(state)
+        if not points:
+            return rng.choice(rest) if rest else None
+        board = _Board(state)
+        legal = set(points)
+        targets = [p for p in board.atari_points(1 - board.seat) if p in legal]
+        if targets and rng.random() < 0.9:
+            return place(max(targets, key=board.captures))
+        rescue = [
+            p
+            for p in board.atari_points(board.seat)
+            if p in legal and board.liberties_after(p) >= 2
+        ]
+        if rescue and rng.random() < 0.5:
+            return place(rng.choice(rescue))
+        for _ in range(RANDOM_TRIES):
+            p = rng.choice(points)
+            if board.liberties_after(p) >= 2 and not board.is_own_eye(p):
+                return place(p)
+        if RETURN in rest:
+            return RETURN
+        return place(rng.choice(points))
+
+    def evaluate(self, state: State) -> float:
+        assert isinstance(state, StonesState)
+        # Each side's shortfall from its decisive lead; the player to move may take
+        # what hangs in atari.
+        short = [float(state.threshold(seat) - state.lead(seat)) for seat in (0, 1)]
+        board = _Board(state)
+        hanging = max(board.atari_points(1 - board.seat).values(), default=0)
+        short[board.seat] -= ATARI_SHARE * hanging
+        return logistic((short[1] - short[0]) / SCALE)
+
+    def winning_candidates(self, state: State) -> Iterable[Move]:
+        assert isinstance(state, StonesState)
+        # A decisive move captures: it fills the last liberty of an opponent group.
+        board = _Board(state)
+        legal = set(_placements(state)[0])
+        return [place(p) for p in board.atari_points(1 - board.seat) if p in legal]
+
+
+def _threatened(board: _Board) -> dict[int, int]:
+    """Points that put an opponent group with two liberties in atari, with its size."""
+    threats: dict[int, int] = {}
+    for group in board.state.groups.values():
+        if group.seat != board.seat and group.libs.bit_count() == 2:
+            for p in set_bits(group.libs):
+                threats[p] = threats.get(p, 0) + group.stones.bit_count()
+    return threats
+
+
+register_policy("stones", StonesPolicy)

@@ -1,0 +1,101 @@
+"""Game knowledge for the search, behind one small interface, and the registry of it.
+
+The search itself knows only the rules interface. A `Policy` tells it which moves to
+look at first (and how many of a long move list), how to play quickly through a
+playout, how to judge a position where a playout stops early, and which moves might
+win at once. The base class knows nothing beyond the rules: uniform random playouts
+to the end of the game over every legal move. Each game overrides what matters.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from rules import GameState, Outcome
+
+Move = Any
+"""A move of whichever game is being searched (the engines' move types differ)."""
+State = GameState[Any]
+
+
+class Policy:
+    """Game knowledge the search consults; this base class knows only the rules."""
+
+    exploration = 0.7
+    """The UCT exploration constant (rewards lie between 0 and 1)."""
+    playout_depth: int | None = None
+    """Moves a playout makes before `evaluate()` judges it; None plays to the end."""
+    decided = 0.98
+    """A position whose best move's mean reward reaches this (or every move's stays
+    below 1 − this), once well explored, is decided: the search stops early."""
+    widening: tuple[float, float] | None = None
+    """Progressive widening (k, alpha): a node visited n times has at most
+    ceil(k · (n + 1)^alpha) children, taken from `candidates()` in order. None expands
+    every candidate before searching deeper."""
+
+    def candidates(self, state: State, rng: random.Random) -> list[Move]:
+        """The moves the search considers in `state`, most promising first."""
+        moves = list(state.legal_moves())
+        rng.shuffle(moves)
+        return moves
+
+    def playout_move(self, state: State, rng: random.Random) -> Move | None:
+        """A quick move for a playout; None when there is none."""
+        moves = list(state.legal_moves())
+        return rng.choice(moves) if moves else None
+
+    def evaluate(self, state: State) -> float:
+        """Seat 0's chance of winning from `state`, where a playout was cut off."""
+        return 0.5
+
+    def winning_candidates(self, state: State) -> Iterable[Move]:
+        """Every move that might end the game at once in the mover's favour."""
+        return state.legal_moves()
+
+    def moves_left_in_turn(self, state: State) -> int:
+        """How many moves the player to move still makes this turn (1 in most games)."""
+        return 1
+
+    def max_children(self, visits: int) -> int | float:
+        """How many children a node visited `visits` times may have."""
+        if self.widening is None:
+            return math.inf
+        k, alpha = self.widening
+        return math.ceil(k * (visits + 1) ** alpha)
+
+
+def outcome_value(outcome: Outcome) -> float:
+    """Seat 0's reward for a finished game: 1 for a win, 0 for a loss, ½ for a draw."""
+    if outcome.winner is None:
+        return 0.5
+    return 1.0 - outcome.winner
+
+
+def logistic(x: float) -> float:
+    """Map a score difference to a probability (0.5 at 0)."""
+    if x < -30:
+        return 0.0
+    if x > 30:
+        return 1.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+_FACTORIES: dict[str, Callable[[], Policy]] = {}
+_POLICIES: dict[str, Policy] = {}
+
+
+def register_policy(game_name: str, factory: Callable[[], Policy]) -> None:
+    """Use `factory()` to build the knowledge for the game called `game_name`."""
+    _FACTORIES[game_name] = factory
+
+
+def policy_for(game_name: str) -> Policy:
+    """The knowledge registered for a game, or the rules-only base policy."""
+    policy = _POLICIES.get(game_name)
+    if policy is None:
+        factory = _FACTORIES.get(game_name, Policy)
+        policy = _POLICIES[game_name] = factory()
+    return policy
