@@ -222,6 +222,7 @@ HELP_COMMANDS = (
     ("/games", "your games in progress, most urgent first, with the time left"),
     ("/history [user] [game]", "finished games, newest first, each one ready to export"),
     ("/export [game]", "a game's record as files: JSON, SGF (Stones) and text"),
+    ("/link [game]", "your own link to the game's web page, to play by clicking (10 minutes)"),
     ("/rules game", "a short summary of a game's rules"),
     ("/vacation start|end|status", "pause your clocks, within a yearly allowance"),
     ("/settings", "your turn messages, reminder times and digest"),
