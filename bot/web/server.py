@@ -31,7 +31,7 @@ from bot.web.links import LinkMaker
 from bot.web.listings import Listings
 from bot.web.live import LiveGames
 from bot.web.pages import game_page, message_page
-from bot.web.snapshot import game_snapshot, visible_position
+from bot.web.snapshot import SnapshotCache, game_snapshot, visible_position
 from rules import GameError, get_game
 
 log = logging.getLogger(__name__)
@@ -88,6 +88,7 @@ class WebServer:
         self._signer: Signer | None = None
         self._runner: web.AppRunner | None = None
         self._unsubscribe: Callable[[], None] | None = None
+        self.cache = SnapshotCache()
         self.live = LiveGames(services.repository.get_game, self._snapshot_for)
         self.listings = Listings(services, self)
         self.app = self._application()
@@ -277,19 +278,21 @@ class WebServer:
         return record, game_access(record, settings.web, session), session
 
     async def _snapshot_for(self, record: GameRecord, seat: int | None) -> dict[str, Any]:
-        return await game_snapshot(self.services, record, seat)
+        return await game_snapshot(self.services, record, seat, self.cache)
 
     async def game(self, request: web.Request) -> web.Response:
         """A game's page."""
         record, access, session = await self._game(request)
-        snapshot = await game_snapshot(self.services, record, access.seat)
+        snapshot = await game_snapshot(self.services, record, access.seat, self.cache)
         csrf = session.csrf if session is not None and access.seat is not None else None
         return web.Response(text=game_page(snapshot, csrf), content_type="text/html")
 
     async def state(self, request: web.Request) -> web.Response:
         """A game as JSON, as the page sees it."""
         record, access, _ = await self._game(request)
-        return web.json_response(await game_snapshot(self.services, record, access.seat))
+        return web.json_response(
+            await game_snapshot(self.services, record, access.seat, self.cache)
+        )
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         """The game, live (Server-Sent Events): at once, then after every change. A page
@@ -387,7 +390,9 @@ class WebServer:
                 await self._after_action()
         fresh = await self.services.repository.get_game(record.id)
         assert fresh is not None
-        return web.json_response(await game_snapshot(self.services, fresh, fresh.seat_of(user_id)))
+        return web.json_response(
+            await game_snapshot(self.services, fresh, fresh.seat_of(user_id), self.cache)
+        )
 
     async def preview(self, request: web.Request) -> web.Response:
         """The position after the moves of a turn being built (nothing is stored): the

@@ -7,6 +7,7 @@ Conditional moves are never shown.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,15 +50,58 @@ def _plain(text: str) -> str:
     return text.replace("**", "").strip()
 
 
-async def game_snapshot(services: Services, record: GameRecord, seat: int | None) -> dict[str, Any]:
+class SnapshotCache:
+    """The costly part of recent snapshots (board, moves, legal moves), by game version and
+    seat: a page viewed by many is drawn once per move, not once per visitor."""
+
+    def __init__(self, size: int = 512) -> None:
+        self._size = size
+        self._entries: OrderedDict[tuple[int, int, int | None], dict[str, Any]] = OrderedDict()
+
+    def get(self, key: tuple[int, int, int | None]) -> dict[str, Any] | None:
+        """The cached part for this (game, version, seat), if any."""
+        found = self._entries.get(key)
+        if found is not None:
+            self._entries.move_to_end(key)
+        return found
+
+    def put(self, key: tuple[int, int, int | None], value: dict[str, Any]) -> None:
+        """Remember a snapshot's costly part."""
+        self._entries[key] = value
+        while len(self._entries) > self._size:
+            self._entries.popitem(last=False)
+
+
+async def game_snapshot(
+    services: Services,
+    record: GameRecord,
+    seat: int | None,
+    cache: SnapshotCache | None = None,
+) -> dict[str, Any]:
     """Everything the game page shows, for a visitor in `seat` (None: a spectator)."""
+    key = (record.id, record.version, seat)
+    cached = cache.get(key) if cache is not None else None
+    snapshot = dict(cached) if cached is not None else await _drawn(services, record, seat)
+    if cache is not None and cached is None:
+        cache.put(key, dict(snapshot))
+    clock = None if record.time_control == "none" else await services.clocks.status(record)
+    if clock is not None and not clock.control.is_none:
+        snapshot["clocks"] = {
+            "left": [int(left.total_seconds()) for left in clock.left],
+            "running": None if clock.stopped or clock.paused else clock.seat,
+            "at": clock.at.isoformat(),
+        }
+    return snapshot
+
+
+async def _drawn(services: Services, record: GameRecord, seat: int | None) -> dict[str, Any]:
+    """The part of a snapshot that only changes with the game's version."""
     visible = await visible_position(services, record, seat)
     view = GameView(record, (await services.games.view_of(record)).state)
     game = get_game(record.game)
     state = visible.state
     active = record.is_active
     my_turn = active and seat is not None and state.to_move == seat
-    clock = await services.clocks.status(record)
     snapshot: dict[str, Any] = {
         "id": record.id,
         "game": record.game,
@@ -79,12 +123,6 @@ async def game_snapshot(services: Services, record: GameRecord, seat: int | None
         "tournament_id": record.tournament_id,
         "clocks": None,
     }
-    if clock is not None and not clock.control.is_none:
-        snapshot["clocks"] = {
-            "left": [int(left.total_seconds()) for left in clock.left],
-            "running": None if clock.stopped or clock.paused else clock.seat,
-            "at": clock.at.isoformat(),
-        }
     if my_turn:
         snapshot["legal"] = all_clicks(record.game, state.legal_notations())
         snapshot["turn_info"] = view.turn_info() or ""
