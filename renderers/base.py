@@ -81,6 +81,19 @@ class BoardLayout(ABC):
             pastes[key] = ops[-1] if len(ops) > count else None
 
     @abstractmethod
+    def coords(self) -> tuple[Coord, ...]:
+        """Every cell or point of the board."""
+
+    @abstractmethod
+    def labels(self) -> Iterable[tuple[str, Point]]:
+        """Each coordinate label printed around the board, with the point it is centred on."""
+
+    @property
+    @abstractmethod
+    def block(self) -> tuple[int, int, int, int]:
+        """The box (left, top, right, bottom) of the board and its coordinates on the page."""
+
+    @abstractmethod
     def draw_static(self, image: Image.Image, theme: Theme) -> None:
         """Draw the parts that never change: the board, its lines and coordinates."""
 

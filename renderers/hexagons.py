@@ -111,6 +111,17 @@ class HexBoard(BoardLayout):
         """Every cell of the board."""
         return board_cells(self.size)
 
+    def coords(self) -> tuple[Coord, ...]:
+        return board_cells(self.size)
+
+    @property
+    def block(self) -> tuple[int, int, int, int]:
+        xs = [x for label, (x, _) in self.labels()]
+        xs += [x for coord in self.cells() for x, _ in self.corners(coord, 2.2)]
+        left = math.floor(min(xs) - self.label_size)
+        right = math.ceil(max(xs) + self.label_size)
+        return left, BOARD_TOP, right, BOARD_TOP + self.height
+
     def labels(self) -> Iterator[tuple[str, Point]]:
         """Each coordinate label with the point it is centred on."""
         last = 2 * self.size - 2

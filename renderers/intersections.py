@@ -6,6 +6,7 @@ lower-left intersection (x, y) is the square between (x, y) and (x + 1, y + 1).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Self
 
@@ -94,6 +95,26 @@ class PointGrid(BoardLayout):
         side = (self.points - 1) * self.spacing
         return x0 - 1, y0 - 1, x0 + side + 1, y0 + side + 1
 
+    def coords(self) -> tuple[Coord, ...]:
+        return tuple((x, y) for y in range(self.points) for x in range(self.points))
+
+    @property
+    def block(self) -> tuple[int, int, int, int]:
+        return self.left, BOARD_TOP, self.left + self.height, BOARD_TOP + self.height
+
+    def labels(self) -> Iterator[tuple[str, Point]]:
+        x0, y0 = self.origin
+        side = (self.points - 1) * self.spacing
+        gap = self.label_gap
+        for k in range(self.points):
+            x = self.centre((k, 0))[0]
+            letter = column_letter(k)
+            yield letter, (x, y0 - gap)
+            yield letter, (x, y0 + side + gap)
+            y = self.centre((0, k))[1]
+            yield str(k + 1), (x0 - gap, y)
+            yield str(k + 1), (x0 + side + gap, y)
+
     def draw_static(self, image: Image.Image, theme: Theme) -> None:
         draw = ImageDraw.Draw(image)
         x0, y0 = self.origin
@@ -118,15 +139,8 @@ class PointGrid(BoardLayout):
                 )
         face = font(self.label_size, bold=True)
         ink = theme.rgb("line")
-        gap = self.label_gap
-        for k in range(self.points):
-            x = self.centre((k, 0))[0]
-            letter = column_letter(k)
-            draw.text((x, y0 - gap), letter, font=face, fill=ink, anchor="mm")
-            draw.text((x, y0 + side + gap), letter, font=face, fill=ink, anchor="mm")
-            y = self.centre((0, k))[1]
-            draw.text((x0 - gap, y), str(k + 1), font=face, fill=ink, anchor="mm")
-            draw.text((x0 + side + gap, y), str(k + 1), font=face, fill=ink, anchor="mm")
+        for label, spot in self.labels():
+            draw.text(spot, label, font=face, fill=ink, anchor="mm")
 
     def draw_lines(self, draw: ImageDraw.ImageDraw, ink: tuple[int, int, int]) -> None:
         """The grid's lines, two pixels wide and centred on the intersections."""

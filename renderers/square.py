@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -86,6 +87,29 @@ class SquareBoard(BoardLayout):
         half = self.cell // 2
         return round(x) - half, round(y) - half, round(x) + half, round(y) + half
 
+    def coords(self) -> tuple[Coord, ...]:
+        return tuple((col, row) for row in range(self.rows) for col in range(self.columns))
+
+    @property
+    def block(self) -> tuple[int, int, int, int]:
+        width = self.columns * self.cell + 2 * self.margin
+        return self.left, BOARD_TOP, self.left + width, BOARD_TOP + self.height
+
+    def labels(self) -> Iterator[tuple[str, Point]]:
+        x0, y0 = self.origin
+        x1, y1 = x0 + self.columns * self.cell, y0 + self.rows * self.cell
+        gap = self.margin / 2 + 1
+        for col in range(self.columns):
+            centre_x = self.centre((col, 0))[0]
+            letter = column_letter(col)
+            yield letter, (centre_x, y0 - gap)
+            yield letter, (centre_x, y1 + gap)
+        for row in range(self.rows):
+            centre_y = self.centre((0, row))[1]
+            number = str(row + 1)
+            yield number, (x0 - gap, centre_y)
+            yield number, (x1 + gap, centre_y)
+
     def draw_static(self, image: Image.Image, theme: Theme) -> None:
         draw = ImageDraw.Draw(image)
         x0, y0 = self.origin
@@ -110,17 +134,8 @@ class SquareBoard(BoardLayout):
         draw.rectangle((x0 - 2, y0 - 2, x1 + 1, y1 + 1), outline=theme.rgb("line"), width=2)
         face = font(self.label_size, bold=True)
         ink = theme.rgb("line")
-        gap = self.margin / 2 + 1
-        for col in range(self.columns):
-            centre_x = self.centre((col, 0))[0]
-            letter = column_letter(col)
-            draw.text((centre_x, y0 - gap), letter, font=face, fill=ink, anchor="mm")
-            draw.text((centre_x, y1 + gap), letter, font=face, fill=ink, anchor="mm")
-        for row in range(self.rows):
-            centre_y = self.centre((0, row))[1]
-            number = str(row + 1)
-            draw.text((x0 - gap, centre_y), number, font=face, fill=ink, anchor="mm")
-            draw.text((x1 + gap, centre_y), number, font=face, fill=ink, anchor="mm")
+        for label, spot in self.labels():
+            draw.text(spot, label, font=face, fill=ink, anchor="mm")
 
     def stone_diameter(self) -> int:
         return round(self.cell * self.stone_scale)

@@ -1,0 +1,297 @@
+"""What each game draws on its board besides the cells: pieces, tiles, paths and marks.
+
+Every function takes the state, its layout (the same object the PNG picture uses) and
+whether to mark the last move, and returns a `Drawing`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from renderers.base import BoardLayout, Coord
+from renderers.games import diffusion, groups, stones
+from renderers.hexagons import HexBoard
+from renderers.intersections import PointGrid
+from renderers.square import SquareBoard
+from renderers.svg.board import Drawing, Piece
+from renderers.svg.markup import attrs, num, points, rect
+from rules import GameState
+from rules.diffusion import DiffusionState
+from rules.groups import DROP_AREA, GroupsState
+from rules.groups import SIZE as GROUPS_SIZE
+from rules.hexade import HexadeState
+from rules.rekushu import RekushuState
+from rules.stones import MoveKind, StonesState
+
+Painter = Callable[[Any, Any, bool], Drawing]
+
+
+def ring(layout: BoardLayout, coord: Coord, radius: float, width: float) -> str:
+    """A ring in the accent colour: the last move."""
+    x, y = layout.centre(coord)
+    return f'<circle class="last"{attrs(cx=x, cy=y, r=radius, stroke_width=width)}/>'
+
+
+def cross(layout: BoardLayout, coord: Coord, size: float, width: float, kind: str = "taken") -> str:
+    """A diagonal cross centred on a cell: a stone captured there."""
+    x, y = layout.centre(coord)
+    h = size / 2
+    d = points([(x - h, y - h), (x + h, y + h)]) + points([(x - h, y + h), (x + h, y - h)])
+    return f'<path class="{kind}"{attrs(stroke_width=width)} d="{d}"/>'
+
+
+def faint(layout: BoardLayout, coord: Coord, colour: str) -> str:
+    """A faint stone where a captured stone stood."""
+    x, y = layout.centre(coord)
+    radius = layout.stone_diameter() / 2
+    return f'<circle class="{colour}" opacity=".35"{attrs(cx=x, cy=y, r=radius)}/>'
+
+
+def forbidden(layout: BoardLayout, coord: Coord) -> str:
+    """A struck-through circle on a cell the player to move may not use."""
+    x, y = layout.centre(coord)
+    radius = layout.pitch * 0.22
+    h = radius * 0.7
+    width = max(2.5, layout.pitch * 0.07)
+    return (
+        f'<circle class="forbid"{attrs(cx=x, cy=y, r=radius, stroke_width=width)}/>'
+        f'<path class="forbid"{attrs(stroke_width=width)}'
+        f' d="{points([(x - h, y + h), (x + h, y - h)])}"/>'
+    )
+
+
+def path_line(layout: BoardLayout, cells: list[Coord], kind: str, width: float) -> str:
+    """A move's course from cell to cell, with a dot where it started."""
+    centres = [layout.centre(c) for c in cells]
+    x, y = centres[0]
+    return (
+        f'<path class="path {kind}"{attrs(stroke_width=width)} d="{points(centres)}"/>'
+        f'<circle class="dot {kind}"{attrs(cx=x, cy=y, r=width * 0.9)}/>'
+    )
+
+
+def paint_groups(state: GroupsState, board: SquareBoard, last_move: bool) -> Drawing:
+    """Groups: stones, links, the drop area while stones are dropped, the last step."""
+    drawing = Drawing()
+    colours = groups.COLOURS
+    for seat in (0, 1):
+        for cell in state.stones(seat):
+            drawing.pieces[cell] = Piece(colours[seat])
+    if state.in_drop_phase and state.outcome() is None:
+        boxes = [board.box((square % GROUPS_SIZE, square // GROUPS_SIZE)) for square in DROP_AREA]
+        left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
+        right, bottom = max(b[2] for b in boxes), max(b[3] for b in boxes)
+        drawing.under.append(
+            rect("grid", left, top, right - left, bottom - top, more=' stroke-width="4"')
+        )
+    move = state.last_move
+    if last_move and move is not None:
+        target = (move.target % GROUPS_SIZE, move.target // GROUPS_SIZE)
+        if move.origin is not None:
+            origin = (move.origin % GROUPS_SIZE, move.origin // GROUPS_SIZE)
+            drawing.under.append(
+                path_line(board, [origin, target], "last", max(4.0, board.cell * 0.09))
+            )
+        drawing.over.append(
+            ring(board, target, board.stone_diameter() * 0.25, max(3.0, board.cell * 0.08))
+        )
+    drawing.under.append(_links_markup(board, drawing.pieces, 0.24))
+    return drawing
+
+
+def _links_markup(board: SquareBoard, pieces: dict[Coord, Piece], width: float) -> str:
+    bars: dict[str, list[str]] = {"white": [], "black": []}
+    for (col, row), piece in pieces.items():
+        for end in ((col + 1, row), (col, row + 1)):
+            other = pieces.get(end)
+            if other is not None and other.colour == piece.colour:
+                a, b = board.centre((col, row)), board.centre(end)
+                bars[piece.colour].append(f"M{num(a[0])} {num(a[1])}L{num(b[0])} {num(b[1])}")
+    bar = max(4, round(board.cell * width))
+    return "".join(
+        f'<path class="link {colour}" stroke-width="{bar}" d="{"".join(d)}"/>'
+        for colour, d in bars.items()
+        if d
+    )
+
+
+def paint_diffusion(state: DiffusionState, board: SquareBoard, last_move: bool) -> Drawing:
+    """Diffusion Chess: stones with their frozen group sizes, kings, the turn's paths."""
+    drawing = Drawing()
+    kings = {state.king(0), state.king(1)}
+    for seat in (0, 1):
+        for cell in state.stones(seat):
+            kind = "king" if cell in kings else "stone"
+            drawing.pieces[cell] = Piece(diffusion.COLOURS[seat], kind, state.frozen_size(*cell))
+    if last_move:
+        paths = state.turn_paths or state.previous_turn_paths
+        for index, path in enumerate(paths):
+            last = index == len(paths) - 1
+            width = board.cell * (0.16 if last else 0.1)
+            drawing.under.append(path_line(board, list(path), "last" if last else "earlier", width))
+        if state.last_path:
+            drawing.over.append(
+                ring(
+                    board,
+                    state.last_path[-1],
+                    board.stone_diameter() / 2 + 1,
+                    max(3.0, board.cell * 0.09),
+                )
+            )
+        captures = state.turn_captures if state.turn_paths else state.previous_turn_captures
+        for index, (path, taken) in enumerate(zip(paths, captures, strict=False)):
+            if taken and len(path) >= 2 and state.stone_at(*path[-2]) == taken[0][2]:
+                kind = "taken" if index == len(paths) - 1 else "earlier"
+                size = board.stone_diameter() * 0.42
+                drawing.over.append(cross(board, path[-2], size, board.cell * 0.08, kind))
+                drawing.say(path[-2], "captured")
+    drawing.under.append(_links_markup(board, drawing.pieces, 0.2))
+    return drawing
+
+
+def paint_stones(state: StonesState, board: PointGrid, last_move: bool) -> Drawing:
+    """Stones: stones, stakes as diamonds on their liberties, the last move's captures."""
+    drawing = Drawing()
+    for seat in (0, 1):
+        for cell in state.stones(seat):
+            drawing.pieces[cell] = Piece(stones.COLOURS[seat])
+    size = max(16, round(board.spacing * 0.28))
+    for seat in (0, 1):
+        colour = stones.COLOURS[seat]
+        for cell in state.stakes(seat):
+            owners = drawing.data.setdefault(cell, {}).get("stake")
+            drawing.data[cell]["stake"] = f"{owners} {colour}" if owners else colour
+            drawing.say(cell, f"{colour} stake")
+            x, y = stones.mark_centre(board, state, cell, seat)
+            h = size / 2
+            d = points([(x, y - h), (x + h, y), (x, y + h), (x - h, y)]) + "z"
+            drawing.over.append(
+                f'<path class="stake {colour}" fill-opacity=".6" stroke-width="3" d="{d}"/>'
+            )
+    if last_move:
+        width = max(3.0, board.spacing * 0.08)
+        for col, row, seat in state.captured_last:
+            drawing.over.append(faint(board, (col, row), stones.COLOURS[seat]))
+            drawing.over.append(cross(board, (col, row), board.stone_diameter() * 0.5, width))
+        move, point = state.last_move, state.last_point
+        if (
+            move is not None
+            and point is not None
+            and (move.kind is MoveKind.STAKE or state.stone_at(*point) is not None)
+        ):
+            drawing.over.append(ring(board, point, board.stone_diameter() * 0.25, width))
+    return drawing
+
+
+def paint_rekushu(state: RekushuState, board: PointGrid, last_move: bool) -> Drawing:
+    """Rekushu: claimed tiles striped (Black) or dotted (White), stones, the last claim."""
+    drawing = Drawing()
+    colours = ("black", "white")
+    for seat in (0, 1):
+        for cell in state.stones(seat):
+            drawing.pieces[cell] = Piece(colours[seat])
+    s = board.spacing
+    fill = '<rect class="{}" width="100%" height="100%"/>'
+    drawing.defs.append(
+        f'<pattern id="tabula-tb"{attrs(width=s / 4, height=s / 4)} patternUnits="userSpaceOnUse"'
+        f' patternTransform="rotate(45)">{fill.format("tb")}'
+        f'<rect class="tbp"{attrs(width=max(2, round(s * 0.07)))} height="100%"/></pattern>'
+        f'<pattern id="tabula-tw"{attrs(width=s / 2, height=s / 2)} patternUnits="userSpaceOnUse"'
+        f"{attrs(x=board.origin[0] + s / 4, y=board.origin[1] + s / 4)}>{fill.format('tw')}"
+        f'<circle class="twp"{attrs(r=max(1.5, s * 0.06))}/></pattern>'
+    )
+    tiles = state.size - 1
+    for seat in (0, 1):
+        if not state.tile_counts[seat]:
+            continue
+        runs = []
+        for y in range(tiles):
+            x = 0
+            while x < tiles:
+                if state.tile_owner(x, y) != seat:
+                    x += 1
+                    continue
+                start = x
+                while x < tiles and state.tile_owner(x, y) == seat:
+                    x += 1
+                left, top, _, bottom = board.tile_box((start, y))
+                runs.append(f"M{left} {top}h{(x - start) * s}v{bottom - top}h-{(x - start) * s}z")
+        pattern = "tb" if seat == 0 else "tw"
+        drawing.under.append(
+            f'<path class="tile" fill="url(#tabula-{pattern})" d="{"".join(runs)}"/>'
+        )
+    width = max(3.0, s * 0.08)
+    if last_move:
+        claimed = state.claimed_last
+        if claimed is not None:
+            low, high = claimed
+            (x0, y0), (x1, y1) = board.centre(low), board.centre(high)
+            stroke = attrs(stroke_width=max(4, round(s * 0.1)))
+            drawing.under.append(
+                rect("last", x0 - 2, y1 - 2, x1 - x0 + 4, y0 - y1 + 4, more=stroke)
+            )
+        mover = 1 - state.to_move
+        for cell in state.removed_last:
+            drawing.over.append(faint(board, cell, colours[mover]))
+            drawing.over.append(cross(board, cell, board.stone_diameter() * 0.5, width))
+        move = state.last_move
+        if move is not None and state.stone_at(move.x, move.y) is not None:
+            drawing.over.append(ring(board, (move.x, move.y), board.stone_diameter() * 0.25, width))
+    mirror = state.forbidden_mirror_cell()
+    if mirror is not None:
+        drawing.over.append(forbidden(board, mirror))
+        drawing.say(mirror, "forbidden")
+    return drawing
+
+
+def paint_hexade(state: HexadeState, board: HexBoard, last_move: bool) -> Drawing:
+    """Hexade: stones, every six outlined, White's forbidden area for its second stone."""
+    drawing = Drawing()
+    colours = ("white", "black")
+    for seat in (0, 1):
+        for cell in state.stones(seat):
+            drawing.pieces[cell] = Piece(colours[seat])
+    cells = state.forbidden_cells()
+    if cells:
+        edges = "".join(points([a, b]) for a, b in board.outline(cells))
+        drawing.under.append(
+            f'<path class="forbid"{attrs(stroke_width=max(2.5, board.cell * 0.07))} d="{edges}"/>'
+        )
+        for cell in cells:
+            if state.stone_at(*cell) is None:
+                drawing.over.append(forbidden(board, cell))
+                drawing.say(cell, "forbidden")
+    sixes = state.sixes()
+    if sixes:
+        edges = "".join(points(stroke) for _, six in sixes for stroke in board.outline(six))
+        drawing.over.append(
+            f'<path class="six"{attrs(stroke_width=max(3.0, board.cell * 0.1))} d="{edges}"/>'
+        )
+        for _, six in sixes:
+            for cell in six:
+                drawing.say(cell, "in a six")
+    if last_move:
+        width = max(3.0, board.cell * 0.08)
+        for q, r, seat in state.captured_last:
+            drawing.over.append(faint(board, (q, r), colours[seat]))
+            drawing.over.append(cross(board, (q, r), board.stone_diameter() * 0.5, width))
+        move = state.last_move
+        if move is not None:
+            drawing.over.append(ring(board, (move.q, move.r), board.stone_diameter() * 0.25, width))
+    return drawing
+
+
+PAINTERS: dict[str, Painter] = {
+    "diffusion": paint_diffusion,
+    "groups": paint_groups,
+    "hexade": paint_hexade,
+    "rekushu": paint_rekushu,
+    "stones": paint_stones,
+}
+"""Each game's painter, by the `rules` name of the game."""
+
+
+def painter_for(state: GameState[Any]) -> Painter:
+    """The painter of `state`'s game."""
+    return PAINTERS[state.game.name]

@@ -1,0 +1,200 @@
+"""The board as SVG: the cells and pieces contract, sizes, the shared geometry with the PNG."""
+
+from __future__ import annotations
+
+import gzip
+import xml.etree.ElementTree as ET
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from renderers import locate
+from renderers.base import renderer_for
+from renderers.samples import finished_game, random_game
+from renderers.svg import board_svg, svg_games
+from rules import GameError, GameState, get_game
+from rules.diffusion import DiffusionState
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+SMALLEST_AND_LARGEST: list[tuple[str, dict[str, object]]] = [
+    ("diffusion", {}),
+    ("groups", {}),
+    ("hexade", {"size": 5}),
+    ("hexade", {"size": 12}),
+    ("rekushu", {"size": 8}),
+    ("rekushu", {"size": 20}),
+    ("stones", {"size": 5}),
+    ("stones", {"size": 19}),
+]
+LARGEST = [
+    ("diffusion", {}),
+    ("groups", {}),
+    ("hexade", {"size": 12}),
+    ("rekushu", {"size": 20}),
+    ("stones", {"size": 19}),
+]
+SIZE_LIMIT = 30 * 1024
+"""The most bytes of a board as sent compressed (gzip), the web pages' budget."""
+RAW_LIMIT = 56 * 1024
+"""The most bytes of a board uncompressed."""
+
+
+def cells_of(svg: str) -> dict[str, ET.Element]:
+    """Every element with `data-cell`, by its value (each value once)."""
+    root = ET.fromstring(svg)
+    found: dict[str, ET.Element] = {}
+    for element in root.iter():
+        name = element.get("data-cell")
+        if name is not None:
+            assert name not in found, f"{name} twice"
+            found[name] = element
+    return found
+
+
+def stones_of(state: GameState[Any], seat: int) -> list[tuple[int, int]]:
+    """The cells of `seat`'s stones (every game's state has `stones(seat)`)."""
+    return list(getattr(state, "stones")(seat))  # noqa: B009
+
+
+def expected_pieces(state: GameState[Any]) -> dict[str, str]:
+    """What `data-piece` each occupied cell must show."""
+    renderer = renderer_for(state)
+    colours = (
+        ("white", "black")
+        if state.game.name in {"diffusion", "groups", "hexade"}
+        else ("black", "white")
+    )
+    return {
+        renderer.cell_name(state, cell): colours[seat]
+        for seat in (0, 1)
+        for cell in stones_of(state, seat)
+    }
+
+
+def densest(states: list[GameState[Any]]) -> GameState[Any]:
+    """The position with the most stones."""
+    return max(states, key=lambda s: sum(len(stones_of(s, seat)) for seat in (0, 1)))
+
+
+def test_every_game_is_drawn() -> None:
+    """The five games all have an SVG board."""
+    assert svg_games() == ["diffusion", "groups", "hexade", "rekushu", "stones"]
+
+
+@pytest.mark.parametrize(("name", "options"), SMALLEST_AND_LARGEST)
+def test_every_cell_is_one_element_and_pieces_match(name: str, options: dict[str, object]) -> None:
+    """Each cell of the board has one `data-cell` element with a label; stones show in
+    `data-piece`, empty cells have none; every legal target is a cell."""
+    for state in random_game(name, options, seed=3, plies=120)[::7]:
+        svg = board_svg(state)
+        cells = cells_of(svg)
+        renderer = renderer_for(state)
+        layout = renderer.layout(state)
+        assert set(cells) == {renderer.cell_name(state, c) for c in layout.coords()}
+        pieces = expected_pieces(state)
+        shown = {name: e.get("data-piece") for name, e in cells.items() if e.get("data-piece")}
+        assert shown == pieces
+        for cell, element in cells.items():
+            assert "cell" in (element.get("class") or "").split()
+            label = element.get("aria-label") or ""
+            assert label.split(",")[0] == cell
+            if cell in pieces:
+                assert f"{pieces[cell]} " in label
+        targets = {renderer.cell_name(state, c) for c in renderer.hint_targets(state, None)}
+        assert targets <= set(cells)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    game=st.sampled_from(SMALLEST_AND_LARGEST),
+    seed=st.integers(0, 10_000),
+    plies=st.integers(0, 300),
+)
+def test_random_positions_show_the_state(
+    game: tuple[str, dict[str, object]], seed: int, plies: int
+) -> None:
+    """In random positions of every game, `data-piece` is exactly the state's stones."""
+    name, options = game
+    state = random_game(name, options, seed=seed, plies=plies)[-1]
+    cells = cells_of(board_svg(state))
+    shown = {name: e.get("data-piece") for name, e in cells.items() if e.get("data-piece")}
+    assert shown == expected_pieces(state)
+
+
+def test_a_cell_sits_where_the_picture_puts_it() -> None:
+    """One geometry: a cell's centre in the SVG is its centre in the PNG picture."""
+    for name, options in SMALLEST_AND_LARGEST:
+        state = random_game(name, options, seed=5, plies=30)[-1]
+        for cell, element in cells_of(board_svg(state)).items():
+            x, y = locate(state, cell)
+            assert (float(element.get("cx", "nan")), float(element.get("cy", "nan"))) == (
+                pytest.approx(x, abs=0.05),
+                pytest.approx(y, abs=0.05),
+            )
+
+
+def test_diffusion_stones_carry_their_size_and_the_king() -> None:
+    """A Diffusion Chess stone has `data-size`, its frozen group size; kings the class king."""
+    state = get_game("diffusion").new_game()
+    assert isinstance(state, DiffusionState)
+    cells = cells_of(board_svg(state))
+    for seat in (0, 1):
+        for cell in state.stones(seat):
+            element = cells[renderer_for(state).cell_name(state, cell)]
+            assert element.get("data-size") == str(state.frozen_size(*cell))
+        king = state.king(seat)
+        assert king is not None
+        classes = (cells[renderer_for(state).cell_name(state, king)].get("class") or "").split()
+        assert "king" in classes
+
+
+def test_stakes_are_data_on_their_liberty() -> None:
+    """A Stones stake shows as `data-stake` on the point of its liberty."""
+    game = get_game("stones")
+    state = game.new_game(size=9)
+    for text in ("a1", "j9", "stake a2", "stake j8", "stake b1"):
+        state = state.play_text(text)
+    cells = cells_of(board_svg(state))
+    staked = {name: e.get("data-stake") for name, e in cells.items() if e.get("data-stake")}
+    assert staked == {"a2": "black", "b1": "black", "j8": "white"}
+    assert cells["a2"].get("aria-label") == "a2, black stake"
+
+
+def test_highlights_mark_cells_and_reject_others() -> None:
+    """Highlighted cells get the class `highlight`; a cell off the board is refused."""
+    state = get_game("groups").new_game()
+    cells = cells_of(board_svg(state, highlights=["d4", "e5"]))
+    marked = {n for n, e in cells.items() if "highlight" in (e.get("class") or "").split()}
+    assert marked == {"d4", "e5"}
+    with pytest.raises(GameError):
+        board_svg(state, highlights=["z99"])
+
+
+@pytest.mark.parametrize(("name", "options"), SMALLEST_AND_LARGEST)
+def test_markup_is_self_contained_and_scalable(name: str, options: dict[str, object]) -> None:
+    """A `viewBox`, no fixed width or height, no script, no external reference or font."""
+    state = random_game(name, options, seed=2, plies=60)[-1]
+    svg = board_svg(state)
+    root = ET.fromstring(svg)
+    assert root.tag == f"{SVG}svg"
+    assert root.get("viewBox")
+    assert root.get("width") is None and root.get("height") is None
+    assert "<script" not in svg and "@import" not in svg and "@font-face" not in svg
+    assert "http" not in svg.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    assert " on" not in svg.replace("opacity", "")  # no event handler attributes
+
+
+@pytest.mark.parametrize(("name", "options"), LARGEST)
+def test_the_largest_boards_full_of_stones_stay_small(
+    name: str, options: dict[str, object]
+) -> None:
+    """The densest position of a whole random game on the largest board stays within budget."""
+    states: list[GameState[Any]] = []
+    for seed in range(2):
+        states += finished_game(name, options, seed=seed, plies=3000)
+    svg = board_svg(densest(states)).encode()
+    assert len(gzip.compress(svg)) <= SIZE_LIMIT
+    assert len(svg) <= RAW_LIMIT
