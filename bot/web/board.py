@@ -1,23 +1,33 @@
-"""The board as SVG for the pages (a placeholder until the SVG renderer lands)."""
+"""The board as SVG for the pages (`renderers.svg`, the pictures' own layouts), and the
+hashes of the style sheets those boards carry, which the pages' security policy allows."""
 
 from __future__ import annotations
 
-import html
+import base64
+import hashlib
+import re
+from functools import lru_cache
 from typing import Any
 
-from rules import GameState
+from renderers.svg import board_svg as _board_svg
+from renderers.svg import svg_games
+from rules import GameState, get_game
+
+_STYLE = re.compile(r"<style>(.*?)</style>", re.DOTALL)
 
 
 def board_svg(state: GameState[Any]) -> str:
-    """The position as SVG."""
-    lines = state.diagram().splitlines()
-    rows = "".join(
-        f'<text x="4" y="{14 * (i + 1)}" font-family="monospace" font-size="12">'
-        f"{html.escape(line)}</text>"
-        for i, line in enumerate(lines)
-    )
-    width = 8 * max((len(line) for line in lines), default=1)
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {14 * len(lines) + 6}" '
-        f'role="img" aria-label="board">{rows}</svg>'
-    )
+    """The position as SVG: `data-cell` on every cell, `data-piece` on occupied ones."""
+    return _board_svg(state)
+
+
+@lru_cache(maxsize=1)
+def style_hashes() -> tuple[str, ...]:
+    """The CSP sources (`'sha256-…'`) of the style sheets in every game's boards."""
+    found: set[str] = set()
+    for name in svg_games():
+        svg = _board_svg(get_game(name).new_game())
+        for sheet in _STYLE.findall(svg):
+            digest = hashlib.sha256(sheet.encode()).digest()
+            found.add(f"'sha256-{base64.b64encode(digest).decode()}'")
+    return tuple(sorted(found))

@@ -25,7 +25,7 @@ from bot.services.errors import ServiceError
 from bot.storage.repository import GameRecord
 from bot.web.access import GameAccess, PageRefused, game_access, may_act, not_found
 from bot.web.auth import COOKIE, SESSION_LIFETIME, Session, Signer, SignInError, new_secret
-from bot.web.board import board_svg
+from bot.web.board import board_svg, style_hashes
 from bot.web.clicks import all_clicks
 from bot.web.links import LinkMaker
 from bot.web.listings import Listings
@@ -38,7 +38,8 @@ log = logging.getLogger(__name__)
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "default-src 'none'; script-src 'self'; "
+        f"style-src 'self' {' '.join(style_hashes())}; img-src 'self' data:; "
         "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
     ),
     "X-Content-Type-Options": "nosniff",

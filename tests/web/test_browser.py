@@ -83,7 +83,7 @@ async def test_a_diffusion_turn_with_an_echo_is_sent_whole(site: Site) -> None:
 
 async def test_a_rekushu_claim_as_a_second_step(site: Site) -> None:
     """Rekushu: a placement, then the claim's corners, or placing without a claim."""
-    view = await site.start_game("rekushu", options={"size": 8})
+    view = await site.start_game("rekushu", options={"size": 8}, colour="black")
     for index, cell in enumerate(["a1", "h8", "a2", "g8", "b1", "h7"]):
         await site.services.games.play(view.id, (ALICE if index % 2 == 0 else BOB).id, cell)
     async with chromium() as browser:
@@ -98,7 +98,7 @@ async def test_a_rekushu_claim_as_a_second_step(site: Site) -> None:
 
 async def test_stones_return_and_stake_are_buttons(site: Site) -> None:
     """Stones: White's Return is a button; Black's stake is the Stake button, then a point."""
-    view = await site.start_game("stones")
+    view = await site.start_game("stones", colour="black")
     await site.services.games.play(view.id, ALICE.id, "a1")
     async with chromium() as browser:
         bob = await open_as(browser, site, BOB, view.id)
@@ -175,7 +175,7 @@ async def test_resign_asks_for_confirmation(site: Site) -> None:
 async def test_no_horizontal_scroll_at_360_pixels(site: Site) -> None:
     """The largest boards fit a 360 px wide phone without scrolling sideways."""
     views = [
-        await site.start_game("rekushu", options={"size": 20}),
+        await site.start_game("rekushu", options={"size": 20}, colour="black"),
         await site.start_game("diffusion"),
         await site.start_game("hexade", options={"size": 12}),
     ]

@@ -120,12 +120,19 @@ function mark(svg, layer, name, cls) {
   layer.appendChild(circle);
 }
 
+let shownBoard = null;
+
 function drawBoard(html) {
-  boardBox.innerHTML = html;
+  // The board's elements are replaced only when the position changes: a click whose
+  // element vanished between mouse down and up would reach no cell.
+  if (html !== shownBoard) { boardBox.innerHTML = html; shownBoard = html; }
   boardBox.classList.toggle("replaying", replayPly !== null);
   const svg = boardBox.querySelector("svg");
   if (!svg) return;
+  svg.querySelector("g.web-marks")?.remove();
+  for (const cell of svg.querySelectorAll("[data-target]")) cell.removeAttribute("data-target");
   const layer = document.createElementNS(SVG, "g");
+  layer.setAttribute("class", "web-marks");
   layer.setAttribute("aria-hidden", "true");
   svg.appendChild(layer);
   if (canPlay()) {
