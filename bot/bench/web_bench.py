@@ -13,6 +13,7 @@ import asyncio
 import itertools
 import json
 import multiprocessing
+import re
 import statistics
 import tempfile
 import time
@@ -31,6 +32,7 @@ from bot.storage.sqlite import SqliteRepository
 from bot.web.server import WebServer
 from renderers.samples import random_game
 
+PLY = re.compile(rb'"ply":(\d+)')
 GUILD = 1
 ALICE = Player(1, "Alice")
 BOB = Player(2, "Bob")
@@ -269,6 +271,8 @@ async def _watch(
     async with http.get(url, timeout=aiohttp.ClientTimeout(total=None)) as response:
         async for line in response.content:
             if line.startswith(b"data: "):
-                ply = json.loads(line[6:])["ply"]
+                found = PLY.search(line)  # the game's ply comes first; no need to parse all
+                assert found is not None
+                ply = int(found[1])
                 seen.setdefault(ply, time.time())
                 opened.set()

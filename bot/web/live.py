@@ -29,18 +29,18 @@ class Watcher:
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
-        self.pending: str | None = None
-        self.sent: str | None = None
+        self.pending: bytes | None = None
+        self.sent: bytes | None = None
         self.ready = asyncio.Event()
         self.closed = False
 
-    def offer(self, payload: str) -> None:
-        """Send `payload` next, unless it is what was sent last."""
+    def offer(self, payload: bytes) -> None:
+        """Send `payload` (an event, ready to write) next, unless it was sent last."""
         if payload != self.sent:
             self.pending = payload
             self.ready.set()
 
-    def take(self) -> str | None:
+    def take(self) -> bytes | None:
         """The payload to send now, if any."""
         self.ready.clear()
         payload, self.pending = self.pending, None
@@ -90,11 +90,13 @@ class LiveGames:
             try:
                 record = await self._read(game_id)
                 if record is not None:
-                    payloads: dict[int | None, str] = {}
+                    # One event per kind of visitor, encoded once for all its watchers.
+                    payloads: dict[int | None, bytes] = {}
                     for watcher in list(game.watchers):
                         if watcher.seat not in payloads:
                             snapshot = await self._snapshot(record, watcher.seat)
-                            payloads[watcher.seat] = json.dumps(snapshot, separators=(",", ":"))
+                            text = json.dumps(snapshot, separators=(",", ":"))
+                            payloads[watcher.seat] = f"data: {text}\n\n".encode()
                         watcher.offer(payloads[watcher.seat])
             except Exception:
                 log.exception("refreshing the watchers of game %s failed", game_id)

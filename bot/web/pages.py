@@ -65,7 +65,8 @@ def game_page(snapshot: dict[str, Any], csrf: str | None) -> str:
         '<ol id="moves" class="moves"></ol>'
         '<p id="links" class="links"></p>'
         "</article>"
-        f"{_json_block('snapshot', snapshot)}"
+        # The board is in the page once, drawn above; the script reads it from there.
+        f"{_json_block('snapshot', {**snapshot, 'board': None})}"
     )
     return document(f"{snapshot['title']} #{snapshot['id']}", body, script="game.js")
 

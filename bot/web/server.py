@@ -51,6 +51,7 @@ SECURITY_HEADERS = {
 MAX_TURN_MOVES = 10
 MAX_MOVE_LENGTH = 200
 HEARTBEAT_SECONDS = 15.0
+SETTING_SECONDS = 2.0
 STATIC = {"game.js": "text/javascript", "style.css": "text/css"}
 
 AfterAction = Callable[[], Awaitable[None]]
@@ -80,8 +81,10 @@ class WebServer:
         *,
         after_action: AfterAction | None = None,
         port: int | None = None,
+        setting_seconds: float = SETTING_SECONDS,
     ) -> None:
         self.services = services
+        self._setting_seconds = setting_seconds
         self.settings = settings
         self.host = settings.web_host
         self.port = settings.web_port if port is None else port
@@ -90,6 +93,7 @@ class WebServer:
         self._runner: web.AppRunner | None = None
         self._unsubscribe: Callable[[], None] | None = None
         self.cache = SnapshotCache()
+        self._web_settings: dict[int | None, tuple[float, str]] = {}
         self.live = LiveGames(services.repository.get_game, self._snapshot_for)
         self.listings = Listings(services, self)
         self.app = self._application()
@@ -274,9 +278,22 @@ class WebServer:
         record = await self.services.repository.get_game(game_id) if game_id < 2**62 else None
         if record is None:
             raise not_found("game")
-        settings = await self.services.settings.guild(record.guild_id)
+        web_setting = await self.web_setting(record.guild_id)
         session = self.session(request)
-        return record, game_access(record, settings.web, session), session
+        return record, game_access(record, web_setting, session), session
+
+    async def web_setting(self, guild_id: int | None) -> str:
+        """The server's `/config web`, read again after `setting_seconds` (a change shows
+        within that time; many visitors of one page do not read it each time)."""
+        now = asyncio.get_running_loop().time()
+        cached = self._web_settings.get(guild_id)
+        if cached is not None and now - cached[0] < self._setting_seconds:
+            return cached[1]
+        value = (await self.services.settings.guild(guild_id)).web
+        if len(self._web_settings) > 10_000:
+            self._web_settings.clear()
+        self._web_settings[guild_id] = (now, value)
+        return value
 
     async def _snapshot_for(self, record: GameRecord, seat: int | None) -> dict[str, Any]:
         return await game_snapshot(self.services, record, seat, self.cache)
@@ -318,10 +335,7 @@ class WebServer:
                     break
                 payload = watcher.take()
                 try:
-                    if payload is None:
-                        await response.write(b": keep-alive\n\n")
-                    else:
-                        await response.write(f"data: {payload}\n\n".encode())
+                    await response.write(b": keep-alive\n\n" if payload is None else payload)
                 except (ConnectionResetError, RuntimeError):
                     break
         return response

@@ -96,7 +96,7 @@ async def site(backend: Backend) -> AsyncIterator[Site]:
     clock = ManualClock()
     notifier = RecordingNotifier()
     env = Env(backend, repo, clock, notifier, build(repo, clock, notifier))
-    server = WebServer(env.services, Settings(), port=0)
+    server = WebServer(env.services, Settings(), port=0, setting_seconds=0)
     url = await server.start()
     found = Site(env, server, url)
     try:

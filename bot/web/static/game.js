@@ -10,6 +10,7 @@ const boardBox = document.getElementById("board");
 const el = (id) => document.getElementById(id);
 
 let snap = JSON.parse(el("snapshot").textContent);
+snap.board = snap.board || boardBox.innerHTML;  // the page carries the board once, drawn
 let clicks = [];          // the cells and words chosen so far for the move being made
 let pending = [];         // the moves of a multi-move turn built so far (not sent yet)
 let preview = null;       // the position after `pending`: {board, legal, complete}
