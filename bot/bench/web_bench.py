@@ -64,13 +64,14 @@ def run(args: argparse.Namespace) -> int:
         f"game page ({args.game}, {figures['board_kb']:.1f} KB of SVG): {page['requests']} "
         f"requests at {args.rate:g}/s: p50 {page['p50_ms']:.1f} ms, p99 {page['p99_ms']:.1f} ms, "
         f"max {page['max_ms']:.1f} ms (target p99 ≤ {TARGET_PAGE_P99_MS:g} ms); "
-        f"{page['errors']} errors"
+        f"{page['errors']} errors; server CPU {page['server_cpu_ms']:.1f} ms per page"
     )
     print(
         f"live: {live['watchers']} watchers, {live['moves']} moves: move → every watcher "
         f"p50 {live['p50_ms']:.1f} ms, p99 {live['p99_ms']:.1f} ms, max {live['max_ms']:.1f} ms "
         f"(target p99 ≤ {TARGET_MOVE_P99_MS:g} ms); memory {live['kb_per_watcher']:.1f} KB "
-        f"per watcher; {live['missed']} updates missed"
+        f"per watcher; {live['missed']} updates missed; server CPU "
+        f"{live['server_cpu_ms_per_move']:.0f} ms per move (the move and its fan-out)"
     )
     return 0
 
@@ -136,15 +137,18 @@ async def _measure(
     commands = context.Queue()
     load = Load(url, args.rate, args.seconds, args.watchers)
     client = context.Process(target=_client, args=(load, commands, results))
+    cpu_start = time.process_time()
     client.start()
     try:
         page = await asyncio.to_thread(results.get, True, args.seconds + 120)
+        page["server_cpu_ms"] = (time.process_time() - cpu_start) * 1000 / page["requests"]
         before = _rss_kb()
         commands.put("watch")
         ready = await asyncio.to_thread(results.get, True, 120)
         after = _rss_kb()
         delays: list[float] = []
         missed = 0
+        cpu_moves = time.process_time()
         for notation in notations[played : played + args.moves]:
             started = time.time()
             await play(notation)
@@ -153,6 +157,7 @@ async def _measure(
             report = await asyncio.to_thread(results.get, True, 60)
             delays += report["delays"]
             missed += report["missed"]
+        cpu_per_move = (time.process_time() - cpu_moves) * 1000 / max(1, args.moves)
         commands.put("stop")
     finally:
         client.join(timeout=30)
@@ -169,6 +174,7 @@ async def _measure(
             "max_ms": max(delays, default=float("nan")),
             "kb_per_watcher": (after - before) / max(1, ready),
             "missed": missed,
+            "server_cpu_ms_per_move": cpu_per_move,
         },
     }
 
