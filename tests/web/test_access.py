@@ -206,3 +206,13 @@ async def test_a_page_hears_of_a_move_made_elsewhere(site: Site) -> None:
     second = await asyncio.wait_for(next_state(), 10)
     assert second["ply"] == 1 and second["my_turn"] is True
     response.close()
+
+
+def test_sign_in_links_never_reach_the_log() -> None:
+    """A record holding a sign-in link (discord.py's debug log of a reply) is redacted."""
+    from bot.logs import redact
+
+    text = 'POST {"content": "Your board: http://127.0.0.1:8765/signin?t=eyJ1IjoxfQ.abc.def"}'
+    assert (
+        redact(text) == 'POST {"content": "Your board: http://127.0.0.1:8765/signin?t=[redacted]"}'
+    )
