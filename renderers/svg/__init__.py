@@ -107,14 +107,16 @@ def board_svg(
         f".{ROOT_CLASS} .tw{{fill:var(--tabula-white-tile,{theme.white_tile})}}",
         f".{ROOT_CLASS} .twp{{fill:var(--tabula-white-tile-pattern,{theme.white_tile_pattern})}}",
     ]
-    board = static_board(layout, labels=labels)
+    wood, lines = static_board(layout, labels=labels)
     defs = f"<defs>{''.join(drawing.defs)}</defs>" if drawing.defs else ""
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="{ROOT_CLASS}" viewBox="{view_box(layout)}"'
         f' data-game="{state.game.name}">'
         + style(theme, extra)
         + defs
-        + board
+        + wood
+        + "".join(drawing.floor)
+        + lines
         + "".join(drawing.under)
         + "<g>"
         + "".join(cells)

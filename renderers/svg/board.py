@@ -37,6 +37,8 @@ class Drawing:
     """More `data-*` attributes per cell (a Stones stake: `data-stake`)."""
     words: dict[Coord, list[str]] = field(default_factory=dict)
     """More words of a cell's screen-reader label ("black stake")."""
+    floor: list[str] = field(default_factory=list)
+    """Markup drawn on the wood under the board's lines (Rekushu's tiles)."""
     defs: list[str] = field(default_factory=list)
     """Markup for `<defs>` (patterns)."""
 
@@ -45,14 +47,14 @@ class Drawing:
         self.words.setdefault(coord, []).append(words)
 
 
-def static_board(layout: BoardLayout, *, labels: bool) -> str:
-    """The board itself (wood, cells or lines, star points) and its coordinates."""
+def static_board(layout: BoardLayout, *, labels: bool) -> tuple[str, str]:
+    """The board itself: the wood (or cells), then its lines, star points and coordinates."""
     if isinstance(layout, SquareBoard):
-        body = _square(layout)
+        wood, body = _square(layout)
     elif isinstance(layout, PointGrid):
-        body = _grid(layout)
+        wood, body = _grid(layout)
     elif isinstance(layout, HexBoard):
-        body = _hexes(layout)
+        wood, body = _hexes(layout), ""
     else:
         raise TypeError(f"no SVG for the layout {type(layout).__name__}")
     if labels:
@@ -61,10 +63,10 @@ def static_board(layout: BoardLayout, *, labels: bool) -> str:
             f"<text{attrs(x=x, y=y)}>{label}</text>" for label, (x, y) in layout.labels()
         )
         body += f'<g class="coords" font-size="{size}">{texts}</g>'
-    return body
+    return wood, body
 
 
-def _square(board: SquareBoard) -> str:
+def _square(board: SquareBoard) -> tuple[str, str]:
     x0, y0 = board.origin
     side_x, side_y = board.columns * board.cell, board.rows * board.cell
     m = board.margin
@@ -79,14 +81,13 @@ def _square(board: SquareBoard) -> str:
     lines = "".join(f"M{x0 + k * c} {y0}v{side_y}" for k in range(1, board.columns))
     lines += "".join(f"M{x0} {y0 + k * c}h{side_x}" for k in range(1, board.rows))
     return (
-        wood
-        + f'<path class="alt" d="{checker}"/>'
-        + f'<path class="grid" stroke-width="1" opacity=".6" d="{lines}"/>'
-        + rect("grid", x0 - 1, y0 - 1, side_x + 2, side_y + 2, more=' stroke-width="2"')
+        wood + f'<path class="alt" d="{checker}"/>',
+        f'<path class="grid" stroke-width="1" opacity=".6" d="{lines}"/>'
+        + rect("grid", x0 - 1, y0 - 1, side_x + 2, side_y + 2, more=' stroke-width="2"'),
     )
 
 
-def _grid(board: PointGrid) -> str:
+def _grid(board: PointGrid) -> tuple[str, str]:
     x0, y0 = board.origin
     side = (board.points - 1) * board.spacing
     m = board.margin
@@ -103,7 +104,7 @@ def _grid(board: PointGrid) -> str:
             for x, y in (board.centre(p) for p in star_points(board.points))
         )
         stars = f'<g class="ink">{stars}</g>'
-    return wood + f'<path class="grid" stroke-width="2" d="{lines}"/>' + stars
+    return wood, f'<path class="grid" stroke-width="2" d="{lines}"/>' + stars
 
 
 def _hexes(board: HexBoard) -> str:

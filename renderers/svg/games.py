@@ -193,11 +193,12 @@ def paint_rekushu(state: RekushuState, board: PointGrid, last_move: bool) -> Dra
             drawing.pieces[cell] = Piece(colours[seat])
     s = board.spacing
     fill = '<rect class="{}" width="100%" height="100%"/>'
+    user = ' patternUnits="userSpaceOnUse"'
     drawing.defs.append(
-        f'<pattern id="tabula-tb"{attrs(width=s / 4, height=s / 4)} patternUnits="userSpaceOnUse"'
+        f'<pattern id="tabula-tb{state.size}"{attrs(width=s / 4, height=s / 4)}{user}'
         f' patternTransform="rotate(45)">{fill.format("tb")}'
         f'<rect class="tbp"{attrs(width=max(2, round(s * 0.07)))} height="100%"/></pattern>'
-        f'<pattern id="tabula-tw"{attrs(width=s / 2, height=s / 2)} patternUnits="userSpaceOnUse"'
+        f'<pattern id="tabula-tw{state.size}"{attrs(width=s / 2, height=s / 2)}{user}'
         f"{attrs(x=board.origin[0] + s / 4, y=board.origin[1] + s / 4)}>{fill.format('tw')}"
         f'<circle class="twp"{attrs(r=max(1.5, s * 0.06))}/></pattern>'
     )
@@ -218,8 +219,8 @@ def paint_rekushu(state: RekushuState, board: PointGrid, last_move: bool) -> Dra
                 left, top, _, bottom = board.tile_box((start, y))
                 runs.append(f"M{left} {top}h{(x - start) * s}v{bottom - top}h-{(x - start) * s}z")
         pattern = "tb" if seat == 0 else "tw"
-        drawing.under.append(
-            f'<path class="tile" fill="url(#tabula-{pattern})" d="{"".join(runs)}"/>'
+        drawing.floor.append(
+            f'<path class="tile" fill="url(#tabula-{pattern}{state.size})" d="{"".join(runs)}"/>'
         )
     width = max(3.0, s * 0.08)
     if last_move:
