@@ -82,3 +82,18 @@ async def test_moves_from_both_sides_reach_the_thread_once(
         played = [re.search(r"Move (\d+):", m.content)[1] for m in boards]  # type: ignore[index]
         assert sorted(played, key=int) == [str(n) for n in range(1, len(drops) + 1)]
         assert len(played) == len(set(played)) == len(drops)
+
+
+async def test_config_web_and_the_board_button(fake_club: FakeClub, tmp_path: Path) -> None:
+    """/config web:off removes the Board button from new boards and /link refuses."""
+    fake = fake_club.fake
+    async with running(fake, tmp_path / "c.sqlite3"):
+        answer = await (
+            await fake.slash(fake_club.carol, fake_club.channel, "config", {"web": "off"})
+        ).response()
+        assert answer.message is not None and "Web pages of games: off" in answer.message.content
+        first, thread = await challenge_and_accept(fake_club, {"game": "hexade"})
+        assert "Board" not in [label for _, label, _ in first.buttons()]
+        refused = await (await fake.slash(fake_club.alice, thread, "link")).response()
+        assert refused.ephemeral and refused.message is not None
+        assert "does not show its games on the web" in refused.message.content
