@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+from functools import lru_cache
 from importlib import resources
 from typing import Any
 from urllib.parse import urlsplit
@@ -36,18 +37,24 @@ from rules import GameError, get_game
 
 log = logging.getLogger(__name__)
 
-SECURITY_HEADERS = {
-    "Content-Security-Policy": (
-        "default-src 'none'; script-src 'self'; "
-        f"style-src 'self' {' '.join(style_hashes())}; img-src 'self' data:; "
-        "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-    ),
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "X-Frame-Options": "DENY",
-    "Cross-Origin-Opener-Policy": "same-origin",
-}
-"""Sent with every answer: no script, style or font from anywhere but this server."""
+
+@lru_cache(maxsize=1)
+def security_headers() -> dict[str, str]:
+    """Sent with every answer: no script, style or font from anywhere but this server (the
+    boards' style sheet is allowed by its hash). Made on first use, not at import."""
+    return {
+        "Content-Security-Policy": (
+            "default-src 'none'; script-src 'self'; "
+            f"style-src 'self' {' '.join(style_hashes())}; img-src 'self' data:; "
+            "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+        ),
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "no-referrer",
+        "X-Frame-Options": "DENY",
+        "Cross-Origin-Opener-Policy": "same-origin",
+    }
+
+
 MAX_TURN_MOVES = 10
 MAX_MOVE_LENGTH = 200
 HEARTBEAT_SECONDS = 15.0
@@ -123,6 +130,7 @@ class WebServer:
     async def start(self) -> str:
         """Listen; return the address served, like `http://127.0.0.1:8765/`."""
         repository = self.services.repository
+        await asyncio.to_thread(security_headers)  # draws a board of each game once
         secret = await repository.web_secret(new_secret(), self.services.clock.now())
         self._signer = Signer(secret)
         await repository.watch_games()
@@ -192,7 +200,7 @@ class WebServer:
                 request, 500, "Something went wrong", "Sorry, something went wrong; it was logged."
             )
         if not response.prepared:
-            response.headers.update(SECURITY_HEADERS)
+            response.headers.update(security_headers())
         return response
 
     @staticmethod
@@ -238,14 +246,14 @@ class WebServer:
             secure=self.base.startswith("https://"),
             path="/",
         )
-        response.headers.update(SECURITY_HEADERS)
+        response.headers.update(security_headers())
         raise response
 
     async def sign_out(self, request: web.Request) -> web.StreamResponse:
         """Forget the session cookie."""
         response = web.HTTPSeeOther("/")
         response.del_cookie(COOKIE, path="/")
-        response.headers.update(SECURITY_HEADERS)
+        response.headers.update(security_headers())
         raise response
 
     async def index(self, request: web.Request) -> web.Response:
@@ -321,7 +329,7 @@ class WebServer:
                 "Content-Type": "text/event-stream",
                 "Cache-Control": "no-cache",
                 "X-Accel-Buffering": "no",  # nginx: pass each event on at once
-                **SECURITY_HEADERS,
+                **security_headers(),
             }
         )
         await response.prepare(request)
