@@ -15,6 +15,7 @@ from bot.services.correspondence.durations import parse_time_control
 from bot.services.delivery.announcements import MoveNotice
 from bot.services.games.results import GameView
 from bot.storage.repository import ChallengeRecord, ChallengeStatus, GameRecord, GameStatus
+from bot.texts.guide import Page, page_url
 from renderers.page import with_colour
 from rules import AnyGame, OptionValue, get_game, list_games
 
@@ -214,15 +215,15 @@ HELP_COMMANDS = (
     ("/resign [game]", "give up the game"),
     ("/draw [game]", "offer a draw (or accept the opponent's offer)"),
     ("/undo [game]", "ask to take back your last turn"),
-    ("/rematch [game]", "the same game again, colours swapped (also the final board's button)"),
+    ("/rematch [game]", "the same game again, colours swapped"),
     (
         "/conditional add|list|clear [game]",
-        "queue replies while your opponent is to move: if they play e5, answer d4 at once",
+        "queue replies while your opponent is to move: if they play e5, answer d4",
     ),
     ("/games", "your games in progress, most urgent first, with the time left"),
-    ("/history [user] [game]", "finished games, newest first, each one ready to export"),
+    ("/history [user] [game]", "finished games, newest first, to export"),
     ("/export [game]", "a game's record as files: JSON, SGF (Stones) and text"),
-    ("/link [game]", "your own link to the game's web page, to play by clicking (10 minutes)"),
+    ("/link [game]", "the game's web page, to move by clicking"),
     ("/rules game", "a short summary of a game's rules"),
     ("/vacation start|end|status", "pause your clocks, within a yearly allowance"),
     ("/settings", "your turn messages, reminder times and digest"),
@@ -238,8 +239,9 @@ HELP_COMMANDS = (
 """The commands /help lists, with what they do (a test checks that none is missing)."""
 
 
-def help_text() -> str:
-    """What /help shows: the commands and the games."""
+def help_text(docs_url: str | None = None) -> str:
+    """What /help shows: the commands, the games and, when the documentation site is
+    published (`TABULA_DOCS_URL`), a link to its guide for players."""
     lines = ["**Tabula**: abstract strategy games, played in threads with a picture per move."]
     lines += [f"`{usage}`: {what}" for usage, what in HELP_COMMANDS]
     lines.append("Games: " + ", ".join(game.title for game in list_games()) + ".")
@@ -247,4 +249,7 @@ def help_text() -> str:
         "Under each board, **Move** opens a form to type your move; in a game's thread "
         "/move needs only the notation."
     )
+    guide = page_url(docs_url, Page.PLAYING)
+    if guide is not None:
+        lines.append(f"The full guide: <{guide}>")
     return "\n".join(lines)
