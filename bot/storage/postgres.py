@@ -39,7 +39,7 @@ _AnyConnection: TypeAlias = "asyncpg.Connection[Any] | asyncpg.pool.PoolConnecti
 
 
 CHANGES_CHANNEL = "tabula_games"
-"""Where the triggers of migration 0004 announce changed games."""
+"""Where the triggers of PostgreSQL migration 0007 announce changed games."""
 
 
 def is_postgres_url(location: object) -> bool:
