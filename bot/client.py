@@ -40,6 +40,7 @@ from bot.sharding import format_shard_ids, owner_name
 from bot.storage.opening import display_location, open_repository
 from bot.storage.sql import SqlRepository
 from bot.storage.sqlite import SchemaTooNewError
+from bot.web.server import WebServer
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +83,7 @@ class TabulaBot(commands.Bot):
         clock: Clock | None = None,
         tick_seconds: float | None = None,
         commands_only: bool = False,
+        web: bool = False,
         **options: Any,
     ) -> None:
         # Tabula has no voice; without this, discord.py warns about missing voice libraries.
@@ -100,6 +102,7 @@ class TabulaBot(commands.Bot):
         self.commands_only = commands_only
         self.context = DiscordContext(self)
         payloads = Payloads(lambda: self.context.services)
+        self.payloads = payloads
         self.notifier = DiscordNotifier(self.context, payloads)
         """Delivers the outbox's announcements (the services' notifier)."""
         self.flows = Flows(self.context, payloads)
@@ -111,6 +114,9 @@ class TabulaBot(commands.Bot):
         self._shutdown: asyncio.Task[None] | None = None
         self.thread_keeper: ThreadKeeper | None = None
         """Keeps the threads of games in progress open (set up in `setup_hook`)."""
+        self.serve_web = web and settings.web and not commands_only
+        self.web: WebServer | None = None
+        """The web pages, when served (`TABULA_WEB`; started in `setup_hook`)."""
 
     @property
     def services(self) -> Services:
@@ -158,6 +164,23 @@ class TabulaBot(commands.Bot):
         )
         self._resuming = asyncio.create_task(self._resume_computer(), name="tabula-resume")
         self._dispatching = asyncio.create_task(self._dispatch(), name="tabula-dispatcher")
+        if self.serve_web:
+            await self._start_web()
+
+    async def _start_web(self) -> None:
+        """Serve the web pages; a port that cannot be opened is logged, not fatal (the
+        games go on in Discord)."""
+        web = WebServer(self.services, self.settings)
+        try:
+            address = await web.start()
+        except OSError as error:
+            log.error("the web pages could not start on %s:%s: %s", web.host, web.port, error)
+            await web.stop()
+            return
+        self.web = web
+        self.payloads.web_base = web.base
+        print(f"web: {address}", flush=True)
+        log.info("web pages served at %s (links use %s)", address, web.base)
 
     async def _dispatch(self) -> None:
         """Once connected (the server caches tell which channels hold threads): deliver
@@ -235,6 +258,9 @@ class TabulaBot(commands.Bot):
         def left() -> float:
             return max(0.0, deadline - asyncio.get_running_loop().time())
 
+        if self.web is not None:
+            await self.web.stop()
+            self.web = None
         if self._resuming is not None:
             self._resuming.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -346,7 +372,7 @@ def run_bot(settings: Settings) -> int:
         raise ValueError("a token is needed to run the Discord bot")
     tune_garbage_collector()
     try:
-        asyncio.run(serve(create_bot(settings), settings.token))
+        asyncio.run(serve(create_bot(settings, web=True), settings.token))
     except discord.LoginFailure:
         print(
             "tabula: Discord refused the token (DISCORD_TOKEN); reset it in the developer "

@@ -429,6 +429,35 @@ class Settings:
         kind=ShardIds(),
         help="The shards this process runs, like 0-1, 2 or 0,3; not set: every shard.",
     )
+    web: bool = setting(
+        True,
+        env="TABULA_WEB",
+        toml="web.enabled",
+        kind=Flag(),
+        help="Serve the web pages (boards to click, live games, tournaments) over HTTP.",
+    )
+    web_host: str = setting(
+        "127.0.0.1",
+        env="TABULA_WEB_HOST",
+        toml="web.host",
+        kind=Text(),
+        help="The address the web pages are served on (0.0.0.0: every interface).",
+    )
+    web_port: int = setting(
+        8765,
+        env="TABULA_WEB_PORT",
+        toml="web.port",
+        kind=Integer(1, 65535),
+        help="The TCP port the web pages are served on.",
+    )
+    web_url: str | None = setting(
+        None,
+        env="TABULA_WEB_URL",
+        toml="web.url",
+        kind=Text(),
+        help="The public address of the web pages, used in links (the address a reverse "
+        "proxy serves them at, starting with https://); not set: http://HOST:PORT/.",
+    )
     docs_url: str | None = setting(
         None,
         env="TABULA_DOCS_URL",
@@ -445,6 +474,14 @@ class Settings:
         help="A TOML file with settings; by default `tabula.toml` in the working "
         "directory, if it exists.",
     )
+
+    @property
+    def web_base(self) -> str:
+        """The address links to the web pages start with, ending in `/`."""
+        if self.web_url:
+            return self.web_url.rstrip("/") + "/"
+        host = f"[{self.web_host}]" if ":" in self.web_host else self.web_host
+        return f"http://{host}:{self.web_port}/"
 
     @property
     def shards(self) -> ShardFilter | None:

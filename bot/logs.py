@@ -1,4 +1,5 @@
-"""Logging: configured once, ISO timestamps, and no Discord token in any record."""
+"""Logging: configured once, ISO timestamps, and no Discord token or sign-in link in any
+record."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from bot.config import Settings
 REDACTED = "[token redacted]"
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{23,28}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,}")
 """What a Discord bot token looks like: three base64url parts separated by dots."""
+SIGN_IN_LINK = re.compile(r"(signin\?t=)[^\s\"'\\<>&]+")
+"""A web sign-in link's token (discord.py logs request bodies at debug level)."""
 DISCORD_LOGGERS = ("discord",)
 """discord.py's loggers (its children inherit the level)."""
 FORMAT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s"
@@ -23,6 +26,7 @@ def redact(text: str, secrets: tuple[str, ...] = ()) -> str:
     for secret in secrets:
         if secret:
             text = text.replace(secret, REDACTED)
+    text = SIGN_IN_LINK.sub(r"\1[redacted]", text)
     return TOKEN_SHAPE.sub(REDACTED, text)
 
 

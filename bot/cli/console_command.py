@@ -14,6 +14,7 @@ from bot.console.app import ConsoleApp
 from bot.services.clock import Clock, ManualClock, SystemClock
 from bot.services.computer.runner import TurnRunner
 from bot.storage.opening import DatabaseLocation, open_repository, parse_location
+from bot.web.server import WebServer
 
 DEFAULT_IMAGE_DIR = Path("console-boards")
 
@@ -69,6 +70,8 @@ async def run_console(
             ai_seconds=settings.ai_seconds,
             vacation_allowance=timedelta(days=settings.vacation_days),
         )
+        if settings.web:
+            await _start_web(app, settings)
         interactive = sys.stdin.isatty()
         if interactive:
             print(
@@ -78,8 +81,23 @@ async def run_console(
         await app.run(sys.stdin, prompt=interactive)
     finally:
         if app is not None:
+            if app.web is not None:
+                await app.web.stop()
             await app.computer.close()
         await repository.close()
+
+
+async def _start_web(app: ConsoleApp, settings: Settings) -> None:
+    """Serve the web pages beside the console; what they do is printed as it happens."""
+    web = WebServer(app.services, settings, after_action=app.announce)
+    try:
+        address = await web.start()
+    except OSError as error:
+        print(f"web: cannot listen on {web.host}:{web.port}: {error}", file=sys.stderr)
+        await web.stop()
+        return
+    app.web = web
+    print(f"web: {address}", flush=True)
 
 
 def start_console(

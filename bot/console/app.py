@@ -53,6 +53,7 @@ from bot.texts.games import (
     game_title,
     rules_text,
 )
+from bot.web.server import WebServer
 from rules import GameError, get_game, list_games
 
 log = logging.getLogger(__name__)
@@ -72,7 +73,7 @@ _SETTINGS_KEYS = {
 """/settings keys: the console's names and Discord's option names."""
 _CONFIG_KEYS = {
     "threads": "threads", "expiry": "expiry", "challenge_expiry": "expiry",
-    "time": "time", "default_time_control": "time",
+    "time": "time", "default_time_control": "time", "web": "web",
 }  # fmt: skip
 """/config keys: the console's names and Discord's option names."""
 
@@ -119,6 +120,8 @@ class ConsoleApp:
         self.records = RecordCommands(self, CONSOLE_GUILD)
         self.conditionals = ConditionalCommands(self, CONSOLE_GUILD, CONSOLE_CHANNEL)
         self.current: Player | None = None
+        self.web: WebServer | None = None
+        """The web pages, when served alongside (their links come from /link)."""
         self._handlers: dict[str, Handler] = {
             "play": self.play,
             "accept": self.accept,
@@ -135,6 +138,7 @@ class ConsoleApp:
             "games": self.games,
             "history": self.records.history,
             "export": self.records.export,
+            "link": self.link,
             "rules": self.rules,
             "config": self.config,
             "rating": self.competition.rating,
@@ -524,6 +528,22 @@ class ConsoleApp:
         self.say(f"(the clock is now {now:%Y-%m-%d %H:%M} UTC)")
         await self.services.scheduler.tick()
 
+    async def link(self, user: Player, args: list[str]) -> None:
+        """/link [#game]: the user's sign-in link to the game's web page."""
+        if self.web is None:
+            raise ServiceError("The web pages are not served (TABULA_WEB is off).")
+        game_id, rest = self._split_game_id(args)
+        if rest:
+            raise ServiceError("Write /link, or /link #12 for another game.")
+        record = await self.services.games.find(
+            user.id, CONSOLE_CHANNEL, game_id, guild_id=CONSOLE_GUILD
+        )
+        self.services.games.check_player(record, user.id)
+        link = self.web.links.sign_in(record, user.id, user.name)
+        self.private(
+            user, f"Your board for game #{record.id}: {link} (signs you in for 10 minutes)"
+        )
+
     async def rules(self, user: Player, args: list[str]) -> None:
         """/rules GAME."""
         if not args:
@@ -534,7 +554,9 @@ class ConsoleApp:
     async def config(self, user: Player, args: list[str]) -> None:
         """/config [threads=on|off] [expiry=30m] [time=3d]: the simulated server's settings."""
         changes = read_settings(
-            args, _CONFIG_KEYS, "write settings as threads=on|off, expiry=30m or time=3d."
+            args,
+            _CONFIG_KEYS,
+            "write settings as threads=on|off, expiry=30m, time=3d or web=off|players|public.",
         )
         threads = parse_switch(changes["threads"], "threads") if "threads" in changes else None
         settings = await self.services.settings.update(
@@ -543,12 +565,13 @@ class ConsoleApp:
             threads=threads,
             challenge_expiry=changes.get("expiry"),
             default_time_control=changes.get("time"),
+            web=changes.get("web"),
         )
         self.private(
             user,
             f"Threads {'on' if settings.threads else 'off'} · challenges expire after "
             f"{format_duration(settings.challenge_expiry)} · "
-            f"default clock {settings.default_time_control}.",
+            f"default clock {settings.default_time_control} · web pages {settings.web}.",
         )
 
     async def list_users(self, user: Player, args: list[str]) -> None:

@@ -34,6 +34,7 @@ CONSOLE_COMMANDS = (
         "a game's records (JSON, SGF for Stones, text) written to the image folder; "
         "default: your latest finished game",
     ),
+    ("/link [#game]", "your sign-in link to the game's web page (when the pages are served)"),
     ("/rules GAME", "a short summary of a game's rules"),
     (
         "/settings [turns=on|off] [reminders=24h,1h|none] [digest=on|off] [period=1d]",
@@ -43,7 +44,10 @@ CONSOLE_COMMANDS = (
     ("/rating [@user] [GAME]", "ratings"),
     ("/leaderboard GAME", "the best players in a game"),
     ("/tournament ...", "tournaments (below)"),
-    ("/config [threads=on|off] [expiry=30m] [time=3d]", "the simulated server's settings"),
+    (
+        "/config [threads=on|off] [expiry=30m] [time=3d] [web=off|players|public]",
+        "the simulated server's settings",
+    ),
     ("/wait DURATION", "let time pass (with --manual-clock), like /wait 1d"),
     ("/users", "everyone who typed so far"),
     ("/help", "this list"),

@@ -58,6 +58,8 @@ class Payloads:
 
     def __init__(self, services: Callable[[], Services]) -> None:
         self._services = services
+        self.web_base: str | None = None
+        """Where the web pages are served (set while they are): boards link to theirs."""
 
     async def board(
         self, view: GameView, caption: str, *, buttons: discord.ui.View | None
@@ -81,6 +83,7 @@ class Payloads:
         else:
             data = io.BytesIO(image.diagram.encode())
             payload["file"] = discord.File(data, filename=image.filename.replace(".png", ".txt"))
+        buttons = await self._with_page_link(view, buttons)
         if buttons is not None:
             payload["view"] = buttons
         if view.record.status is GameStatus.FINISHED and "file" in payload:
@@ -88,6 +91,21 @@ class Payloads:
             if replay is not None:
                 payload["files"] = [payload.pop("file"), replay]
         return payload
+
+    async def _with_page_link(
+        self, view: GameView, buttons: discord.ui.View | None
+    ) -> discord.ui.View | None:
+        """The buttons and a link button "Board" to the game's web page, when the pages
+        are served and the game's server shows them."""
+        if self.web_base is None:
+            return buttons
+        settings = await self._services().settings.guild(view.record.guild_id)
+        if settings.web == "off":
+            return buttons
+        buttons = buttons if buttons is not None else discord.ui.View(timeout=None)
+        url = f"{self.web_base}g/{view.id}"
+        buttons.add_item(discord.ui.Button(style=discord.ButtonStyle.link, label="Board", url=url))
+        return buttons
 
     async def _replay(self, view: GameView) -> discord.File | None:
         """The finished game's animated replay, drawn off the event loop (None: none)."""

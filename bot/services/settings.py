@@ -16,6 +16,8 @@ from bot.storage.repository import GuildSettings, Repository
 
 MIN_EXPIRY = timedelta(minutes=1)
 MAX_EXPIRY = timedelta(days=14)
+WEB_ACCESS = ("off", "players", "public")
+"""Who may see a server's games on the web pages: nobody, their two players, anyone."""
 
 
 class ChannelNotAllowedError(NotAllowedError):
@@ -59,11 +61,13 @@ class SettingsService:
         all_channels: bool = False,
         organiser_role: int | None = None,
         clear_organiser_role: bool = False,
+        web: str | None = None,
     ) -> GuildSettings:
         """Change the given settings (the others stay); return the new settings.
 
         `organiser_role` lets members with that role run tournaments;
-        `clear_organiser_role` removes it.
+        `clear_organiser_role` removes it. `web` is who sees the server's games on the
+        web pages: `off`, `players` or `public`.
         """
         if not can_manage:
             raise NotAllowedError("Only members with the Manage Server permission can change this.")
@@ -95,6 +99,12 @@ class SettingsService:
             changes["organiser_role"] = None
         elif organiser_role is not None:
             changes["organiser_role"] = organiser_role
+        if web is not None:
+            if web.strip().lower() not in WEB_ACCESS:
+                raise InvalidInputError(
+                    f"web must be one of {', '.join(WEB_ACCESS)} (got {web.strip()[:20]!r})."
+                )
+            changes["web"] = web.strip().lower()
         updated = replace(settings, **changes)  # type: ignore[arg-type]
         await self._repository.save_guild_settings(updated, self._clock.now())
         return updated

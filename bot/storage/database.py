@@ -20,6 +20,8 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
+from bot.storage.changes import GameChanges
+
 C = TypeVar("C")
 
 
@@ -97,6 +99,11 @@ class Database(Protocol):
     """A database the SQL repository runs on."""
 
     dialect: Dialect
+    changes: GameChanges
+    """Told of the games each commit changed, once `watch_games` was called."""
+
+    async def watch_games(self) -> None:
+        """Start publishing in `changes` the games that commits change (any process's)."""
 
     def transaction(self) -> AbstractAsyncContextManager[Connection]:
         """A transaction: committed when the block ends, rolled back if it raises.

@@ -9,6 +9,7 @@ a pool of connections; a transaction holds one of them until it ends.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import secrets
@@ -22,6 +23,7 @@ from typing import Any, TypeAlias
 
 import asyncpg
 
+from bot.storage.changes import GameChanges
 from bot.storage.database import Connection, Dialect, OpenTransaction, Params, Row, UniqueViolation
 from bot.storage.sql import SqlRepository
 from bot.storage.sqlite import SchemaTooNewError, check_numbering
@@ -34,6 +36,10 @@ MIGRATION_LOCK = 0x7AB01A
 _COUNT = re.compile(r"(\d+)$")
 
 _AnyConnection: TypeAlias = "asyncpg.Connection[Any] | asyncpg.pool.PoolConnectionProxy[Any]"
+
+
+CHANGES_CHANNEL = "tabula_games"
+"""Where the triggers of PostgreSQL migration 0007 announce changed games."""
 
 
 def is_postgres_url(location: object) -> bool:
@@ -128,6 +134,59 @@ class PostgresDatabase:
         self._current: ContextVar[OpenTransaction[_AnyConnection] | None] = ContextVar(
             "postgres_tx", default=None
         )
+        self.changes = GameChanges()
+        """Told of the games every commit changed, in any process, once `watch_games`
+        was called."""
+        self._listening: asyncio.Task[None] | None = None
+
+    async def watch_games(self) -> None:
+        """From now on, publish in `changes` what the `tabula_games` notifications name
+        (the database's triggers send one per changed game row or clock, at commit)."""
+        if self._listening is not None:
+            return
+        ready = asyncio.get_running_loop().create_future()
+        self._listening = asyncio.create_task(self._listen(ready), name="tabula-listen")
+        await ready
+
+    async def _listen(self, ready: asyncio.Future[None]) -> None:
+        """Hold a connection listening on `tabula_games`; after losing it, connect again
+        and tell the listeners that anything may have changed meanwhile."""
+        delay = 0.5
+        while True:
+            lost = asyncio.get_running_loop().create_future()
+
+            def notified(_connection: object, _pid: int, _channel: str, payload: object) -> None:
+                if isinstance(payload, str) and payload.isdigit():
+                    self.changes.publish([int(payload)])
+
+            def terminated(_connection: object, lost: asyncio.Future[None] = lost) -> None:
+                if not lost.done():
+                    lost.set_result(None)
+
+            try:
+                async with self._pool.acquire() as connection:
+                    connection.add_termination_listener(terminated)
+                    await connection.add_listener(CHANGES_CHANNEL, notified)
+                    if ready.done():
+                        self.changes.publish([None])  # what was missed while away
+                    else:
+                        ready.set_result(None)
+                    delay = 0.5
+                    try:
+                        await lost
+                    finally:
+                        if not connection.is_closed():
+                            await connection.remove_listener(CHANGES_CHANNEL, notified)
+                        connection.remove_termination_listener(terminated)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                if not ready.done():
+                    ready.set_exception(error)
+                    return
+                log.warning("listening for game changes failed (%s); trying again", error)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 10.0)
 
     @property
     def pool(self) -> asyncpg.Pool[Any]:
@@ -186,6 +245,11 @@ class PostgresDatabase:
 
     async def close(self) -> None:
         """Close the pool (waiting for connections in use to come back)."""
+        if self._listening is not None:
+            self._listening.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listening
+            self._listening = None
         await self._pool.close()
 
 

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from bot.competition.records import Pairing, Result
+from bot.storage.changes import GameChanges
 from bot.storage.competition import (
     EntrantRecord,
     NewTournament,
@@ -235,6 +236,8 @@ class GuildSettings:
     default_time_control: str = "none"
     organiser_role: int | None = None
     """Members with this role may run tournaments (as may those who can manage the server)."""
+    web: str = "players"
+    """Who may see the server's games on the web pages: `off`, `players` or `public`."""
 
 
 DEFAULT_REMINDERS = (timedelta(hours=24), timedelta(hours=1))
@@ -410,6 +413,15 @@ class Repository(Protocol):
         """Inside `atomic()`: hold the lock on one game or tournament until the
         transaction ends, across every process sharing the database."""
 
+    @property
+    def changes(self) -> GameChanges:
+        """Told of changed games (rows and clocks), once `watch_games` was called."""
+        ...
+
+    async def watch_games(self) -> None:
+        """Start publishing in `changes` every committed change of a game, made by this
+        process or (PostgreSQL) any other."""
+
     # --- challenges ---
 
     async def create_challenge(self, challenge: NewChallenge) -> ChallengeRecord:
@@ -507,6 +519,11 @@ class Repository(Protocol):
 
     async def save_guild_settings(self, settings: GuildSettings, now: datetime) -> None:
         """Store a server's settings."""
+
+    async def web_secret(self, candidate: str, now: datetime) -> str:
+        """The key signing the web pages' links and cookies: the stored one, or
+        `candidate`, stored now when there was none (every process gets the same)."""
+        ...
 
     async def get_user_settings(self, user_id: int) -> UserSettings:
         """A user's settings (defaults when none were saved)."""

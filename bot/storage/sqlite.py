@@ -15,6 +15,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot.storage.changes import GameChanges
 from bot.storage.database import (
     Connection,
     Dialect,
@@ -74,6 +75,15 @@ async def _connect(path: Path | str, *pragmas: str) -> aiosqlite.Connection:
         await connection.close()
         raise
     return connection
+
+
+_CHANGE_TRIGGERS = (
+    ("tabula_games_inserted", "games", "INSERT", "id"),
+    ("tabula_games_updated", "games", "UPDATE", "id"),
+    ("tabula_clocks_inserted", "game_clocks", "INSERT", "game_id"),
+    ("tabula_clocks_updated", "game_clocks", "UPDATE", "game_id"),
+)
+"""The temporary triggers noting changed games: (name, table, event, the game's column)."""
 
 
 def _values(params: Params) -> tuple[Any, ...]:
@@ -165,6 +175,28 @@ class SqliteDatabase:
             "sqlite_tx", default=None
         )
         self._closed = False
+        self.changes = GameChanges()
+        """Told of the games each commit changed, once `watch_games` was called."""
+        self._changed: set[int] = set()
+
+    async def watch_games(self) -> None:
+        """From now on, publish the games each commit changes (rows and clocks) in
+        `changes`: temporary triggers on the writing connection note them."""
+        await self._db.create_function("tabula_game_changed", 1, self._note_change)
+        for name, table, event, column in _CHANGE_TRIGGERS:
+            await self._db.execute(
+                f"CREATE TEMP TRIGGER IF NOT EXISTS {name} AFTER {event} ON main.{table} "
+                f"BEGIN SELECT tabula_game_changed(NEW.{column}); END"
+            )
+
+    def _note_change(self, game_id: int) -> None:
+        # Runs in aiosqlite's thread, inside the writing statement.
+        self._changed.add(game_id)
+
+    def _publish_changes(self, committed: bool) -> None:
+        changed, self._changed = self._changed, set()
+        if committed and changed:
+            self.changes.publish(changed)
 
     @property
     def connection(self) -> aiosqlite.Connection:
@@ -207,6 +239,7 @@ class SqliteDatabase:
                 transaction.open = False
                 if self._db.in_transaction:
                     await self._db.rollback()
+                self._publish_changes(committed=False)
                 raise
             finally:
                 transaction.open = False
@@ -216,7 +249,9 @@ class SqliteDatabase:
             except sqlite3.Error as error:
                 if self._db.in_transaction:
                     await self._db.rollback()
+                self._publish_changes(committed=False)
                 raise _translated(error) from error
+            self._publish_changes(committed=True)
 
     @asynccontextmanager
     async def _reading(self) -> AsyncIterator[_SqliteConnection]:

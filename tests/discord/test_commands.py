@@ -95,6 +95,7 @@ def test_extensions_are_found() -> None:
         "bot.exts.competition.ratings",
         "bot.exts.competition.tournaments",
         "bot.exts.games.conditional",
+        "bot.exts.games.link",
         "bot.exts.games.listing",
         "bot.exts.games.moves",
         "bot.exts.games.play",

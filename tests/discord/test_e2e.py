@@ -29,7 +29,7 @@ DROP_WIN = ["c3", "c5", "d3", "d5", "e3", "e5", "f3", "f5", "c4", "c6", "d4"]
 COMMANDS = {
     "play", "move", "board", "resign", "draw", "undo", "games", "rules", "help", "config",
     "rating", "leaderboard", "tournament",
-    "vacation", "settings", "export", "history", "rematch", "conditional",
+    "vacation", "settings", "export", "history", "rematch", "conditional", "link",
 }  # fmt: skip
 
 

@@ -19,6 +19,8 @@ MAX_ATTACHMENTS = 10
 MAX_ROWS = 5
 MAX_ROW_BUTTONS = 5
 MAX_CUSTOM_ID = 100
+MAX_BUTTON_URL = 512
+"""The longest URL of a link button."""
 MAX_BUTTON_LABEL = 80
 MAX_SELECT_OPTIONS = 25
 MAX_V2_COMPONENTS = 40
@@ -259,8 +261,21 @@ def _validate_interactive(
     if kind == 2:
         style = component.get("style")
         if style == 5:
-            if not component.get("url"):
+            url = component.get("url")
+            if not url:
                 errors.add((*path, "url"), "BASE_TYPE_REQUIRED", "This field is required")
+            elif not str(url).startswith(("http://", "https://", "discord://")):
+                errors.add(
+                    (*path, "url"),
+                    "URL_TYPE_INVALID_SCHEME",
+                    "Scheme is not supported. Scheme must be one of ('http', 'https', 'discord').",
+                )
+            elif len(str(url)) > MAX_BUTTON_URL:
+                errors.add(
+                    (*path, "url"),
+                    "BASE_TYPE_MAX_LENGTH",
+                    f"Must be {MAX_BUTTON_URL} or fewer in length.",
+                )
             if custom_id is not None:
                 errors.add(
                     (*path, "custom_id"),

@@ -8,7 +8,14 @@ from discord.ext import commands
 
 from bot.client import bot_of
 from bot.services.correspondence.durations import format_duration
+from bot.services.settings import WEB_ACCESS
 from bot.storage.repository import GuildSettings
+
+WEB_WORDS = {
+    "off": "off (no page)",
+    "players": "players (only a game's two players, signed in)",
+    "public": "public (anyone with the link watches)",
+}
 
 
 def settings_text(settings: GuildSettings) -> str:
@@ -29,6 +36,7 @@ def settings_text(settings: GuildSettings) -> str:
             f"Challenges expire after {format_duration(settings.challenge_expiry)}.",
             f"Default time control: {settings.default_time_control}.",
             f"Tournaments are run by members with {organisers}.",
+            f"Web pages of games: {WEB_WORDS.get(settings.web, settings.web)}.",
         ]
     )
 
@@ -46,7 +54,9 @@ class Config(commands.Cog):
         all_channels="allow games in every channel again",
         organiser_role="members with this role may create and run tournaments",
         clear_organiser_role="only members with Manage Server run tournaments again",
+        web="who sees this server's games on the web pages: off, players or public",
     )
+    @app_commands.choices(web=[app_commands.Choice(name=w, value=w) for w in WEB_ACCESS])
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
     async def config(
@@ -61,13 +71,14 @@ class Config(commands.Cog):
         all_channels: bool | None = None,
         organiser_role: discord.Role | None = None,
         clear_organiser_role: bool | None = None,
+        web: str | None = None,
     ) -> None:
         """Show the settings, or change the ones given (Manage Server is checked here too)."""
         assert interaction.guild_id is not None
         service = bot_of(interaction).services.settings
         changes = (
             threads, challenge_expiry, default_time_control, add_channel, remove_channel,
-            organiser_role,
+            organiser_role, web,
         )  # fmt: skip
         if all(value is None for value in changes) and not (all_channels or clear_organiser_role):
             settings = await service.guild(interaction.guild_id)
@@ -83,6 +94,7 @@ class Config(commands.Cog):
                 all_channels=bool(all_channels),
                 organiser_role=organiser_role.id if organiser_role else None,
                 clear_organiser_role=bool(clear_organiser_role),
+                web=web,
             )
         await interaction.response.send_message(settings_text(settings), ephemeral=True)
 

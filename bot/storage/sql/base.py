@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from contextlib import AbstractAsyncContextManager
 
+from bot.storage.changes import GameChanges
 from bot.storage.database import Connection, Database, Dialect
 from bot.storage.repository import LockKind
 
@@ -23,6 +24,15 @@ class SqlBase:
     def dialect(self) -> Dialect:
         """The SQL dialect of the database."""
         return self._db.dialect
+
+    @property
+    def changes(self) -> GameChanges:
+        """Told of changed games once `watch_games` was called."""
+        return self._db.changes
+
+    async def watch_games(self) -> None:
+        """Start publishing changed games in `changes` (see `bot.storage.changes`)."""
+        await self._db.watch_games()
 
     def _transaction(self) -> AbstractAsyncContextManager[Connection]:
         return self._db.transaction()

@@ -291,7 +291,7 @@ class GameQueries(SqlBase):
     async def get_guild_settings(self, guild_id: int) -> GuildSettings:
         """A server's settings (defaults when none were saved)."""
         row = await self._db.fetch_one(
-            "SELECT threads, challenge_expiry_s, default_time_control, organiser_role_id "
+            "SELECT threads, challenge_expiry_s, default_time_control, organiser_role_id, web "
             "FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
         )
@@ -308,18 +308,32 @@ class GameQueries(SqlBase):
             challenge_expiry=timedelta(seconds=row["challenge_expiry_s"]),
             default_time_control=row["default_time_control"],
             organiser_role=row["organiser_role_id"],
+            web=row["web"],
         )
+
+    async def web_secret(self, candidate: str, now: datetime) -> str:
+        """The key signing the web pages' links and cookies (`candidate` if none yet)."""
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO web_keys (id, secret, created_at) VALUES (1, ?, ?) "
+                "ON CONFLICT (id) DO NOTHING",
+                (candidate, now),
+            )
+            row = await db.fetch_one("SELECT secret FROM web_keys WHERE id = 1")
+        assert row is not None
+        return str(row["secret"])
 
     async def save_guild_settings(self, settings: GuildSettings, now: datetime) -> None:
         """Store a server's settings."""
         async with self._transaction() as db:
             await db.execute(
                 "INSERT INTO guild_settings (guild_id, threads, challenge_expiry_s, "
-                "default_time_control, organiser_role_id, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
+                "default_time_control, organiser_role_id, web, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (guild_id) DO UPDATE SET threads = excluded.threads, "
                 "challenge_expiry_s = excluded.challenge_expiry_s, "
                 "default_time_control = excluded.default_time_control, "
-                "organiser_role_id = excluded.organiser_role_id, "
+                "organiser_role_id = excluded.organiser_role_id, web = excluded.web, "
                 "updated_at = excluded.updated_at",
                 (
                     settings.guild_id,
@@ -327,6 +341,7 @@ class GameQueries(SqlBase):
                     seconds(settings.challenge_expiry),
                     settings.default_time_control,
                     settings.organiser_role,
+                    settings.web,
                     now,
                 ),
             )

@@ -1,0 +1,33 @@
+"""The board as SVG for the pages (`renderers.svg`, the pictures' own layouts), and the
+hashes of the style sheets those boards carry, which the pages' security policy allows."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+from functools import lru_cache
+from typing import Any
+
+from renderers.svg import board_svg as _board_svg
+from renderers.svg import svg_games
+from rules import GameState, get_game
+
+_STYLE = re.compile(r"<style>(.*?)</style>", re.DOTALL)
+
+
+def board_svg(state: GameState[Any]) -> str:
+    """The position as SVG: `data-cell` on every cell, `data-piece` on occupied ones."""
+    return _board_svg(state)
+
+
+@lru_cache(maxsize=1)
+def style_hashes() -> tuple[str, ...]:
+    """The CSP sources (`'sha256-…'`) of the style sheets in every game's boards."""
+    found: set[str] = set()
+    for name in svg_games():
+        svg = _board_svg(get_game(name).new_game())
+        for sheet in _STYLE.findall(svg):
+            digest = hashlib.sha256(sheet.encode()).digest()
+            found.add(f"'sha256-{base64.b64encode(digest).decode()}'")
+    return tuple(sorted(found))
