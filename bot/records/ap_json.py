@@ -105,8 +105,6 @@ def to_ap_json(transcript: Transcript, generated_at: datetime) -> str:
 
 # --- reading ---
 
-MAX_DEPTH = 16
-"""How deeply a record's JSON may nest: a game record needs six levels."""
 MAX_DIGITS = 19
 """The most digits a JSON integer may have (a 64-bit integer has at most 19)."""
 LARGEST_ID = 2**63 - 1
@@ -114,17 +112,15 @@ LARGEST_ID = 2**63 - 1
 
 
 class _Huge:
-    """An integer with too many digits to be one (the JSON reader keeps its length)."""
+    """An integer with too many digits to be one (the JSON reader keeps its length, and
+    the field that holds it says so)."""
 
     def __init__(self, digits: int) -> None:
         self.digits = digits
 
-
-class _Repeated:
-    """A JSON object in which a key appears twice (the reader keeps the key)."""
-
-    def __init__(self, key: str) -> None:
-        self.key = key
+    def refused(self, where: str) -> RecordError:
+        """The refusal of this number in the field `where`."""
+        return RecordError(f"{where}: a number of {self.digits:,} digits is too large")
 
 
 def _integer(text: str) -> int | _Huge:
@@ -132,11 +128,11 @@ def _integer(text: str) -> int | _Huge:
     return int(text) if digits <= MAX_DIGITS else _Huge(digits)
 
 
-def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any] | _Repeated:
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for key, value in pairs:
         if key in found:
-            return _Repeated(key)
+            raise RecordError(f"the key {excerpt(key)} appears twice in one JSON object")
         found[key] = value
     return found
 
@@ -145,44 +141,11 @@ def _constant(name: str) -> None:
     raise RecordError(f"not valid JSON: {name} is not a JSON number")
 
 
-def _below(where: str, key: str | int) -> str:
-    if isinstance(key, int):
-        return f"{where}[{key}]"
-    return key if where == "the record" else f"{where}.{key}"
-
-
-def _inspect(data: object) -> None:
-    """Refuse, naming where, a JSON value nested too deeply, a key given twice, an
-    integer too long to be one, or a string holding a lone surrogate."""
-    stack: list[tuple[object, str, int]] = [(data, "the record", 1)]
-    while stack:
-        value, where, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            raise _too_deep()
-        if isinstance(value, _Repeated):
-            raise RecordError(f"{where}: the key {excerpt(value.key)} appears twice")
-        if isinstance(value, _Huge):
-            raise RecordError(f"{where}: a number of {value.digits:,} digits is too large")
-        if isinstance(value, str):
-            free_text(value, where, limit=len(value))
-        elif isinstance(value, dict):
-            for key, item in value.items():
-                free_text(key, f"a key in {where}", limit=len(key))
-                stack.append((item, _below(where, key), depth + 1))
-        elif isinstance(value, list):
-            stack.extend((item, _below(where, i), depth + 1) for i, item in enumerate(value))
-
-
-def _too_deep() -> RecordError:
-    return RecordError(
-        f"the JSON is nested more than {MAX_DEPTH} levels deep; a game record needs six"
-    )
-
-
 def _parse(text: str) -> object:
-    """The JSON value of `text`, refusing what a record cannot hold (see `_inspect`)."""
+    """The JSON value of `text`: duplicate keys and non-numbers refused, integers too long
+    to be one kept as `_Huge` (every string is checked where a field uses it)."""
     try:
-        data = json.loads(
+        return json.loads(
             text, parse_int=_integer, object_pairs_hook=_pairs, parse_constant=_constant
         )
     except json.JSONDecodeError as exc:
@@ -192,9 +155,9 @@ def _parse(text: str) -> object:
             f"{excerpt(line, column)}"
         ) from None
     except RecursionError:
-        raise _too_deep() from None
-    _inspect(data)
-    return data
+        raise RecordError(
+            "the JSON is nested too deeply (a game record needs six levels)"
+        ) from None
 
 
 def _object(value: object, where: str) -> dict[str, Any]:
@@ -219,6 +182,8 @@ def _game(header: dict[str, Any], extra: dict[str, Any]) -> AnyGame:
 
 
 def _option_value(value: object, where: str) -> OptionValue:
+    if isinstance(value, _Huge):
+        raise value.refused(where)
     if isinstance(value, bool) or not isinstance(value, int | str):
         raise RecordError(f"{where} must be a number or a word")
     if isinstance(value, str) and len(value) > MAX_OPTION:
@@ -247,6 +212,8 @@ def _user_id(value: object, where: str) -> int | None:
     """A Discord user id written as digits; None for another site's kind of id."""
     if value is None:
         return None
+    if isinstance(value, _Huge):
+        raise value.refused(where)
     if not isinstance(value, str):
         raise RecordError(f"{where} must be a string (the format writes user ids as text)")
     if not value.isdigit():
@@ -265,6 +232,8 @@ def _seat(value: object, index: int) -> tuple[Seat, int]:
     player = _object(value, where)
     name = free_text(_text(player.get("name"), f"{where}.name"), f"{where}.name", name=True)
     result = player.get("result")
+    if isinstance(result, _Huge):
+        raise result.refused(f"{where}.result")
     if not isinstance(result, int) or isinstance(result, bool):
         raise RecordError(f"{where}.result must be an integer")
     user_id = _user_id(player.get("userid"), f"{where}.userid")

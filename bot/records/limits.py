@@ -57,6 +57,8 @@ def decode_record(data: bytes) -> str:
     file is not a game record."""
     if len(data) > MAX_RECORD_BYTES:
         raise too_big(len(data))
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise RecordError("the file is UTF-16 text; game records are read as UTF-8 (save it so)")
     if b"\x00" in data:
         raise RecordError("the file is not a game record: it holds binary data, not text")
     try:
@@ -97,5 +99,5 @@ def free_text(value: str, where: str, *, limit: int = MAX_TEXT, name: bool = Fal
 
 def one_line(message: str, limit: int = 400) -> str:
     """A refusal message as one line of at most `limit` characters."""
-    flat = " ".join(message.split("\n"))
+    flat = " ".join(message.split("\n")).encode("utf-8", "backslashreplace").decode("utf-8")
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"

@@ -133,6 +133,9 @@ _TOKEN = re.compile(
       | (?P<other>.)""",
     re.VERBOSE | re.DOTALL,
 )
+_VALUES = re.compile(r"\[(?:[^\\\]]|\\.)*+\]", re.DOTALL)
+_OUTSIDE = re.compile(r"[^A-Za-z\s();]")
+_NOT_PARENTHESIS = re.compile(r"[^()]+")
 _NEWLINE = re.compile(r"\r\n|\n\r|\r|\n")
 _ESCAPE = re.compile(r"\\(.)|(\n)", re.DOTALL)
 _WHITESPACE = str.maketrans("\t\v\f", "   ")
@@ -265,6 +268,9 @@ class _Parser:
                 self.ident(found, at)
             elif kind == "mark":
                 self.mark(found, at)
+                if found == ")" and self.games == 1 and not self.collecting:
+                    self.skim(token.end())
+                    break
             elif kind == "open":
                 raise self.fail(
                     f"an unterminated value: the value of {self.key or 'a property'} is not "
@@ -282,6 +288,31 @@ class _Parser:
                 f"{'s' if self.depth != 1 else ''} not closed with ')'"
             )
         return SgfReading(self.main, self.variations, self.games - 1)
+
+    def skim(self, start: int) -> None:
+        """Check the syntax after the main line and count its variations and games, fast:
+        their values are removed at once, then only the parentheses are followed."""
+        rest = _VALUES.sub("", self.text[start:])
+        if "[" in rest:
+            raise RecordError(
+                "an unterminated value after the main line: a value is not closed with ]"
+            )
+        odd = _OUTSIDE.search(rest)
+        if odd is not None:
+            raise RecordError(f"unexpected {odd.group()!r} in the SGF record, after the main line")
+        depth = self.depth
+        for mark in _NOT_PARENTHESIS.sub("", rest):
+            if mark == "(":
+                depth += 1
+                if depth == 1:
+                    self.games += 1
+                elif self.games == 1:
+                    self.variations += 1
+            elif depth == 0:
+                raise RecordError("a ')' that closes no game tree, after the main line")
+            else:
+                depth -= 1
+        self.depth = depth
 
 
 def parse(text: str) -> SgfReading:
