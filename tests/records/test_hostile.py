@@ -139,13 +139,13 @@ def test_pathological_files_are_refused_quickly_in_little_memory(
         check=True,
     )
     report = json.loads(done.stdout)
-    for path in paths:
-        found = report["files"][path]
+    for name in paths:
+        found = report["files"][name]
         err = found["err"]
-        assert found["status"] == 1 and err.count("\n") == 1, (path, err)
-        assert err.startswith(f"tabula: {path}: ") and "Traceback" not in err
-        assert found["seconds"] < SECONDS * 2, (path, found)
-        assert found["peak"] < MEGABYTES * 1024 * 1024, (path, found)
+        assert found["status"] == 1 and err.count("\n") == 1, (name, err)
+        assert err.startswith(f"tabula: {name}: ") and "Traceback" not in err
+        assert found["seconds"] < SECONDS * 2, (name, found)
+        assert found["peak"] < MEGABYTES * 1024 * 1024, (name, found)
 
 
 RSS_PROBE = """
