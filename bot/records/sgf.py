@@ -48,7 +48,14 @@ RESULT_CODES = (("resigned", "R"), ("ran out of time", "T"), ("withdrew", "F"))
 _NAME = re.compile(r"Tabula game ([0-9]{1,18})")
 
 
-def _escape(value: str) -> str:
+_LINE_BREAKS = str.maketrans("\t\n\r\v\f", "     ")
+
+
+def _escape(key: str, value: str) -> str:
+    """A value as FF[4] writes it: `\\` and `]` escaped; in SimpleText a tab or line break
+    written as the space every FF[4] reader would read there anyway."""
+    if key not in TEXT_PROPERTIES:
+        value = value.translate(_LINE_BREAKS)
     return value.replace("\\", "\\\\").replace("]", "\\]")
 
 
@@ -110,7 +117,7 @@ def to_sgf(transcript: Transcript) -> str:
         root.append(("RE", result))
     if transcript.reason is not None:
         root.append(("GC", transcript.reason))
-    lines = ["(;" + "".join(f"{key}[{_escape(value)}]" for key, value in root)]
+    lines = ["(;" + "".join(f"{key}[{_escape(key, value)}]" for key, value in root)]
     for seat, move in transcript.moves():
         colour = COLOURS[seat]
         if move == "return":
