@@ -23,6 +23,7 @@ from bot.records.replay import replay
 from bot.records.sgf import from_sgf, read_sgf, text_value, to_sgf
 from bot.records.text import from_text, to_text
 from bot.records.transcript import RecordError, Seat, Transcript
+from rules import OptionValue
 from tests.records.games import CASES, random_moves, random_transcript
 
 GENERATED = datetime(2025, 3, 2, 8, 0, tzinfo=UTC)
@@ -249,7 +250,9 @@ def test_a_user_id_of_another_site_is_left_out_but_a_digit_lookalike_is_refused(
 
 
 @pytest.mark.parametrize(("name", "options"), CASES[:6] + CASES[-5:])
-def test_every_ending_by_the_rules_is_recognised(name: str, options: dict[str, object]) -> None:
+def test_every_ending_by_the_rules_is_recognised(
+    name: str, options: dict[str, OptionValue]
+) -> None:
     """The reasons random games end with are the rules' own; players' endings are not."""
     for seed in range(4):
         _, state = random_moves(name, options, seed)
