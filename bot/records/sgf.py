@@ -521,9 +521,10 @@ def read_sgf(text: str) -> tuple[Transcript, tuple[str, ...]]:
             "its main line; only the main line (the first variation at each branch) was read"
         )
     if reading.other_games:
+        others = reading.other_games
+        rest = "the second was" if others == 1 else f"the other {others:,} were"
         notes.append(
-            f"the file holds {reading.other_games + 1:,} games; only the first was read, "
-            f"the other {reading.other_games:,} were left out"
+            f"the file holds {others + 1:,} games; only the first was read, {rest} left out"
         )
     return transcript, tuple(notes)
 
