@@ -243,7 +243,6 @@ async def test_imported_games_are_marked_in_histories(env: Env) -> None:
 async def test_hostile_files_are_refused_alike_on_every_backend(env: Env) -> None:
     """The bytes of every hostile file: the same one-line refusal as `tabula import`
     gives, nothing stored; the largest user id a database column holds is stored."""
-
     before = await game_count(env)
     for case in cases():
         with pytest.raises(ImportRefusedError) as caught:
