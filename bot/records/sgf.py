@@ -14,12 +14,15 @@ The root also has `GN` (the game's number), `PB`/`PW`, `DT` (the start date), `R
 resignation, `B+T` time, `B+F` forfeit, `B+` any other win, `0` a draw, `Void` no
 result; none while the game goes on), `GC` (why the game ended, in words), and `EV`/`RO`
 for tournament games. Values escape `]` and `\\` with a backslash.
+
+Reading follows FF[4]: the main line of the first game tree (the first variation at each
+branch) is the game; other variations and games are counted and noted. A record that is
+not of a Stones game (no `RU[Stones]`, komi, handicap, setup stones, a score) is refused.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -326,11 +329,6 @@ def parse(text: str) -> SgfReading:
     """Read the first game's main line (the first variation at each branch, as FF[4]
     says), checking the whole file's syntax; `RecordError` naming the line otherwise."""
     return _Parser(text).read()
-
-
-def nodes(text: str) -> Iterator[dict[str, list[str]]]:
-    """The nodes of the first game's main line, each as {property: raw values}."""
-    yield from parse(text).nodes
 
 
 def _winner(result: str | None) -> tuple[GameStatus, int | None]:
