@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sqlite3
 import sys
 from collections.abc import Awaitable, Callable
@@ -13,9 +14,16 @@ from typing import TypeVar
 import asyncpg
 
 from bot.cli.startup import CONFIG_STATUS, settings_or_report
+from bot.records.limits import MAX_RECORD_BYTES, too_big
 from bot.services.clock import SystemClock
 from bot.services.errors import ServiceError
-from bot.services.records.records import FORMATS, ImportRefusedError, RecordService, write
+from bot.services.records.records import (
+    FORMATS,
+    Imported,
+    ImportRefusedError,
+    RecordService,
+    write,
+)
 from bot.storage.opening import (
     DatabaseLocation,
     display_location,
@@ -135,26 +143,41 @@ def run_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_file(path: Path) -> bytes:
+    """The file's bytes, refused unread when it is over the size limit."""
+    try:
+        with path.open("rb") as file:
+            size = os.fstat(file.fileno()).st_size
+            if size > MAX_RECORD_BYTES:
+                raise _Failed(f"{path}: {too_big(size)}; nothing was stored")
+            data = file.read(MAX_RECORD_BYTES + 1)
+    except OSError as error:
+        raise _Failed(f"cannot read {path}: {error.strerror or error}") from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise _Failed(f"{path}: {too_big(len(data))}; nothing was stored")
+    return data
+
+
 def run_import(args: argparse.Namespace) -> int:
     """Store the record's game and print its number; exit 1 (nothing stored) if refused."""
     database = _location(args)
     if database is None:
         return CONFIG_STATUS
 
-    async def store(records: RecordService, repository: SqlRepository) -> int:
+    async def store(records: RecordService, repository: SqlRepository) -> Imported:
         try:
-            return (await records.import_record(text, guild_id=args.guild)).id
+            return await records.import_file(data, guild_id=args.guild)
         except ImportRefusedError as error:
             raise ServiceError(f"{args.file}: {error}; nothing was stored") from None
 
     try:
-        try:
-            text = args.file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            raise _Failed(f"cannot read {args.file}: {error}") from None
-        game_id = _run(database, store)
+        data = _read_file(args.file)
+        imported = _run(database, store)
     except _Failed as error:
         print(f"tabula: {error}", file=sys.stderr)
         return 1
+    game_id = imported.record.id
     print(f"imported {args.file} as game #{game_id} (finished, unrated, marked imported)")
+    for note in imported.notes:
+        print(f"note: {note}")
     return 0

@@ -23,7 +23,9 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from bot.records.limits import MAX_PLIES, excerpt, free_text, line_at, too_many_moves
 from bot.records.transcript import (
+    MAX_OPTION,
     SITE,
     TURN_SEPARATOR,
     RecordError,
@@ -103,6 +105,60 @@ def to_ap_json(transcript: Transcript, generated_at: datetime) -> str:
 
 # --- reading ---
 
+MAX_DIGITS = 19
+"""The most digits a JSON integer may have (a 64-bit integer has at most 19)."""
+LARGEST_ID = 2**63 - 1
+"""The largest user id a database integer column holds."""
+
+
+class _Huge:
+    """An integer with too many digits to be one (the JSON reader keeps its length, and
+    the field that holds it says so)."""
+
+    def __init__(self, digits: int) -> None:
+        self.digits = digits
+
+    def refused(self, where: str) -> RecordError:
+        """The refusal of this number in the field `where`."""
+        return RecordError(f"{where}: a number of {self.digits:,} digits is too large")
+
+
+def _integer(text: str) -> int | _Huge:
+    digits = len(text.lstrip("-"))
+    return int(text) if digits <= MAX_DIGITS else _Huge(digits)
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise RecordError(f"the key {excerpt(key)} appears twice in one JSON object")
+        found[key] = value
+    return found
+
+
+def _constant(name: str) -> None:
+    raise RecordError(f"not valid JSON: {name} is not a JSON number")
+
+
+def _parse(text: str) -> object:
+    """The JSON value of `text`: duplicate keys and non-numbers refused, integers too long
+    to be one kept as `_Huge` (every string is checked where a field uses it)."""
+    try:
+        return json.loads(
+            text, parse_int=_integer, object_pairs_hook=_pairs, parse_constant=_constant
+        )
+    except json.JSONDecodeError as exc:
+        number, line, column = line_at(text, exc.pos)
+        raise RecordError(
+            f"not valid JSON: {exc.msg} at line {number}, column {column + 1}: "
+            f"{excerpt(line, column)}"
+        ) from None
+    except RecursionError:
+        raise RecordError(
+            "the JSON is nested too deeply (a game record needs six levels)"
+        ) from None
+
 
 def _object(value: object, where: str) -> dict[str, Any]:
     if not isinstance(value, dict):
@@ -118,41 +174,80 @@ def _text(value: object, where: str) -> str:
 
 def _game(header: dict[str, Any], extra: dict[str, Any]) -> AnyGame:
     name = extra.get("game", _object(header.get("game"), "header.game").get("name"))
+    name = free_text(_text(name, "header.game.name"), "header.game.name", limit=MAX_OPTION)
     try:
-        return get_game(_text(name, "header.game.name"))
+        return get_game(name)
     except GameError as exc:
         raise RecordError(f"header.game.name: {exc}") from None
 
 
+def _option_value(value: object, where: str) -> OptionValue:
+    if isinstance(value, _Huge):
+        raise value.refused(where)
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise RecordError(f"{where} must be a number or a word")
+    if isinstance(value, str) and len(value) > MAX_OPTION:
+        raise RecordError(f"{where}: {excerpt(value)} is too long to be an option's value")
+    return value
+
+
 def _options(game: AnyGame, header: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
     if "options" in extra:
-        options = _object(extra["options"], "header.tabula.options")
+        where = f"header.{TABULA_KEY}.options"
+        options = {
+            key: _option_value(value, f"{where}.{key}")
+            for key, value in _object(extra["options"], where).items()
+        }
         try:
             return game.validate_options(options)
         except GameError as exc:
-            raise RecordError(f"header.tabula.options: {exc}") from None
+            raise RecordError(f"{where}: {exc}") from None
     found = _object(header["game"], "header.game").get("variants", [])
     if not isinstance(found, list) or not all(isinstance(v, str) for v in found):
         raise RecordError("header.game.variants must be a list of strings")
     return read_options(game, found, "header.game.variants")
 
 
+def _user_id(value: object, where: str) -> int | None:
+    """A Discord user id written as digits; None for another site's kind of id."""
+    if value is None:
+        return None
+    if isinstance(value, _Huge):
+        raise value.refused(where)
+    if not isinstance(value, str):
+        raise RecordError(f"{where} must be a string (the format writes user ids as text)")
+    if not value.isdigit():
+        return None
+    if not value.isascii():
+        raise RecordError(f"{where} {excerpt(value)} is not a user id: write it with digits 0-9")
+    if len(value) > MAX_DIGITS or not 0 < int(value) <= LARGEST_ID:
+        raise RecordError(
+            f"{where} {excerpt(value)} is not a Discord user id (from 1 to {LARGEST_ID})"
+        )
+    return int(value)
+
+
 def _seat(value: object, index: int) -> tuple[Seat, int]:
     where = f"header.players[{index}]"
     player = _object(value, where)
-    name = _text(player.get("name"), f"{where}.name")
+    name = free_text(_text(player.get("name"), f"{where}.name"), f"{where}.name", name=True)
     result = player.get("result")
+    if isinstance(result, _Huge):
+        raise result.refused(f"{where}.result")
     if not isinstance(result, int) or isinstance(result, bool):
         raise RecordError(f"{where}.result must be an integer")
-    userid = player.get("userid")
-    user_id = int(userid) if isinstance(userid, str) and userid.isdigit() else None
+    user_id = _user_id(player.get("userid"), f"{where}.userid")
     level = player.get("ai-level") if player.get("is_ai") is True else None
+    if isinstance(level, str):
+        free_text(level, f"{where}.ai-level", limit=MAX_OPTION)
     return Seat(name, user_id, level if isinstance(level, str) else None), result
 
 
 def _turns(moves: object) -> tuple[Turn, ...]:
     if not isinstance(moves, list):
         raise RecordError("moves must be a list of rounds")
+    if len(moves) > MAX_PLIES:
+        raise too_many_moves(len(moves))
     turns: list[Turn] = []
     for number, entries in enumerate(moves, start=1):
         if not isinstance(entries, list) or len(entries) > 2:
@@ -166,13 +261,13 @@ def _turns(moves: object) -> tuple[Turn, ...]:
     return tuple(turns)
 
 
+def _optional_text(value: object, where: str) -> str | None:
+    return None if value is None else free_text(_text(value, where), where)
+
+
 def from_ap_json(text: str) -> Transcript:
     """Read an AbstractPlay game record of a finished two-player game of ours."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"not valid JSON: {exc}") from None
-    record = _object(data, "the record")
+    record = _object(_parse(text), "the record")
     if set(record) != {"header", "moves"}:
         raise RecordError("the record must have exactly the keys header and moves")
     header = _object(record["header"], "header")
@@ -189,8 +284,9 @@ def from_ap_json(text: str) -> Transcript:
         winner: int | None = None
     else:
         winner = 0 if first_result > second_result else 1
-    reason = extra.get("reason")
-    event, round_ = header.get("event"), header.get("round")
+    reason = _optional_text(extra.get("reason"), f"header.{TABULA_KEY}.reason")
+    event = _optional_text(header.get("event"), "header.event")
+    round_ = _optional_text(header.get("round"), "header.round")
     tournament = None
     if event is not None or round_ is not None:
         tournament = Tournament(_text(event, "header.event"), _text(round_, "header.round"))
@@ -198,6 +294,8 @@ def from_ap_json(text: str) -> Transcript:
     if not isinstance(unrated, bool):
         raise RecordError("header.unrated must be true or false")
     gameid = _object(header["site"], "header.site").get("gameid")
+    time_control = extra.get("time-control", "none")
+    where = f"header.{TABULA_KEY}.time-control"
     return Transcript(
         game=game.name,
         options=_options(game, header, extra),
@@ -206,10 +304,10 @@ def from_ap_json(text: str) -> Transcript:
         started_at=parse_moment(_text(header["date-start"], "date-start"), "header.date-start"),
         status=GameStatus.FINISHED,
         winner=winner,
-        reason=reason if isinstance(reason, str) else None,
+        reason=reason,
         ended_at=parse_moment(_text(header["date-end"], "date-end"), "header.date-end"),
         rated=not unrated,
-        time_control=str(extra.get("time-control", "none")),
+        time_control=free_text(_text(time_control, where), where, limit=MAX_OPTION),
         tournament=tournament,
         game_id=gameid if isinstance(gameid, int) else None,
     )

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bot.records.endings import by_the_rules
+from bot.records.limits import MAX_MOVE, MAX_PLIES, excerpt, too_many_moves
 from bot.records.transcript import RecordError, Transcript
 from rules import GameError, GameState
 
@@ -28,12 +30,17 @@ def replay(transcript: Transcript) -> Replayed:
         state: GameState[Any] = game.initial_state(game.validate_options(transcript.options))
     except GameError as exc:
         raise RecordError(f"the options are not valid: {exc}") from None
+    count = sum(len(turn.moves) for turn in transcript.turns)
+    if count > MAX_PLIES:
+        raise too_many_moves(count)
     ply = 0
     played: list[tuple[int, str]] = []
     for index, turn in enumerate(transcript.turns):
         for text in turn.moves:
             ply += 1
-            where = f"ply {ply} ({colours[turn.seat]}, {text!r})"
+            where = f"ply {ply} ({colours[turn.seat]}, {excerpt(text)})"
+            if len(text) > MAX_MOVE:
+                raise RecordError(f"{where}: not a move of {game.title}")
             ended = state.outcome()
             if ended is not None:
                 raise RecordError(f"{where}: the game was already over ({ended.reason})")
@@ -56,9 +63,18 @@ def replay(transcript: Transcript) -> Replayed:
 
 
 def _check_result(transcript: Transcript, state: GameState[Any]) -> None:
-    """Refuse a result that contradicts how the moves end the game."""
+    """Refuse a result that contradicts how the moves end the game, and an ending by the
+    rules that the moves do not reach (a resignation, time or an agreement stays as the
+    record says)."""
     outcome = state.outcome()
+    reason = transcript.reason
     if outcome is None:
+        if transcript.finished and reason is not None and by_the_rules(transcript.game, reason):
+            plies = sum(len(turn.moves) for turn in transcript.turns)
+            raise RecordError(
+                f"the record says the game ended by the rules ({excerpt(reason)}), but after "
+                f"its {plies:,} move{'s' if plies != 1 else ''} the game is not over"
+            )
         return
     colours = transcript.rules.colours
     if not transcript.finished:
@@ -69,3 +85,8 @@ def _check_result(transcript: Transcript, state: GameState[Any]) -> None:
         said = "a draw" if transcript.winner is None else f"a win for {colours[transcript.winner]}"
         real = "a draw" if outcome.winner is None else f"a win for {colours[outcome.winner]}"
         raise RecordError(f"the record says {said}, but the moves end in {real} ({outcome.reason})")
+    if reason is not None and reason != outcome.reason:
+        raise RecordError(
+            f"the moves end the game ({outcome.reason}), but the record gives the reason "
+            f"{excerpt(reason)}"
+        )

@@ -14,13 +14,19 @@ The root also has `GN` (the game's number), `PB`/`PW`, `DT` (the start date), `R
 resignation, `B+T` time, `B+F` forfeit, `B+` any other win, `0` a draw, `Void` no
 result; none while the game goes on), `GC` (why the game ended, in words), and `EV`/`RO`
 for tournament games. Values escape `]` and `\\` with a backslash.
+
+Reading follows FF[4]: the main line of the first game tree (the first variation at each
+branch) is the game; other variations and games are counted and noted. A record that is
+not of a Stones game (no `RU[Stones]`, komi, handicap, setup stones, a score) is refused.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
 
+from bot.records.limits import MAX_PLIES, excerpt, free_text, line_at, too_many_moves
 from bot.records.transcript import (
     SITE,
     RecordError,
@@ -42,11 +48,17 @@ COLOURS = ("B", "W")
 """SGF's colour of seat 0 (Black, moves first) and seat 1."""
 RESULT_CODES = (("resigned", "R"), ("ran out of time", "T"), ("withdrew", "F"))
 """How a reason maps to SGF's result code after `B+` / `W+`; other wins have none."""
-_PROPERTY = re.compile(r"\s*([A-Z]+)\s*")
-_NAME = re.compile(r"Tabula game (\d+)")
+_NAME = re.compile(r"Tabula game ([0-9]{1,18})")
 
 
-def _escape(value: str) -> str:
+_LINE_BREAKS = str.maketrans("\t\n\r\v\f", "     ")
+
+
+def _escape(key: str, value: str) -> str:
+    """A value as FF[4] writes it: `\\` and `]` escaped; in SimpleText a tab or line break
+    written as the space every FF[4] reader would read there anyway."""
+    if key not in TEXT_PROPERTIES:
+        value = value.translate(_LINE_BREAKS)
     return value.replace("\\", "\\\\").replace("]", "\\]")
 
 
@@ -108,7 +120,7 @@ def to_sgf(transcript: Transcript) -> str:
         root.append(("RE", result))
     if transcript.reason is not None:
         root.append(("GC", transcript.reason))
-    lines = ["(;" + "".join(f"{key}[{_escape(value)}]" for key, value in root)]
+    lines = ["(;" + "".join(f"{key}[{_escape(key, value)}]" for key, value in root)]
     for seat, move in transcript.moves():
         colour = COLOURS[seat]
         if move == "return":
@@ -122,62 +134,201 @@ def to_sgf(transcript: Transcript) -> str:
 
 # --- reading ---
 
+_TOKEN = re.compile(
+    r"""(?P<value>\[(?:[^\\\]]|\\.)*+\])  # possessive: no backtracking memory
+      | (?P<ident>[A-Za-z]+)
+      | (?P<mark>[();])
+      | (?P<space>\s+)
+      | (?P<open>\[)
+      | (?P<other>.)""",
+    re.VERBOSE | re.DOTALL,
+)
+_VALUES = re.compile(r"\[(?:[^\\\]]|\\.)*+\]", re.DOTALL)
+_OUTSIDE = re.compile(r"[^A-Za-z\s();]")
+_NOT_PARENTHESIS = re.compile(r"[^()]+")
+_NEWLINE = re.compile(r"\r\n|\n\r|\r|\n")
+_ESCAPE = re.compile(r"\\(.)|(\n)", re.DOTALL)
+_WHITESPACE = str.maketrans("\t\v\f", "   ")
+TEXT_PROPERTIES = ("GC", "C")
+"""Properties of FF[4]'s Text type (line breaks kept); the others Tabula reads are
+SimpleText (a line break reads as a space)."""
+SETUP = ("AB", "AW", "AE")
+"""Setup properties: in Stones no stone is placed other than by a move."""
+WIN_CODES = ("", "R", "Resign", "T", "Time", "F", "Forfeit")
+"""What may follow `B+` / `W+` in a Stones result (Stones has no score)."""
+_DATE = re.compile(r"([0-9]{4})(?:-([0-9]{2})(?:-([0-9]{2}))?)?")
+_SIZE = re.compile(r"[0-9]{1,3}")
+_RECTANGLE = re.compile(r"[0-9]+\s*:\s*[0-9]+")
 
-def _values(text: str, start: int) -> tuple[list[str], int]:
-    """The bracketed values from `start`; the position after them."""
-    values = []
-    at = start
-    while at < len(text) and text[at] == "[":
-        chars = []
-        at += 1
-        while True:
-            if at >= len(text):
-                raise RecordError("an SGF value is not closed with ]")
-            char = text[at]
-            if char == "\\":
-                at += 1
-                if at < len(text):
-                    chars.append(text[at])
-            elif char == "]":
-                break
-            else:
-                chars.append(char)
-            at += 1
-        values.append("".join(chars))
-        at += 1
-        while at < len(text) and text[at].isspace():
-            at += 1
-    return values, at
+
+def text_value(raw: str, *, simple: bool = True) -> str:
+    """An SGF value as FF[4] reads it: a soft line break (a backslash before a line break)
+    vanishes, a backslash escapes the next character, a tab is a space, and a line break
+    is a space in SimpleText (kept in Text)."""
+    raw = _NEWLINE.sub("\n", raw).translate(_WHITESPACE)
+
+    def one(match: re.Match[str]) -> str:
+        escaped = match.group(1)
+        if escaped is not None:
+            return "" if escaped == "\n" else escaped
+        return " " if simple else "\n"
+
+    return _ESCAPE.sub(one, raw)
 
 
-def nodes(text: str) -> Iterator[dict[str, list[str]]]:
-    """The nodes of the first game's main line, each as {property: values}."""
-    at = text.find("(")
-    if at < 0:
-        raise RecordError("not an SGF record: it does not start with (")
-    at += 1
-    node: dict[str, list[str]] | None = None
-    while at < len(text):
-        char = text[at]
-        if char == ";":
-            if node is not None:
-                yield node
-            node = {}
-            at += 1
-        elif char in "()":
-            break  # the main line ends at its first variation or its end
-        elif char.isspace():
-            at += 1
+@dataclass(frozen=True, slots=True)
+class SgfReading:
+    """The nodes of the first game's main line, and what else the file held."""
+
+    nodes: list[dict[str, list[str]]]
+    """Each node as {property: its raw values}."""
+    variations: int
+    """Game trees of the first game off its main line (left out)."""
+    other_games: int
+    """Games of the collection after the first (left out)."""
+
+
+def _at(text: str, index: int) -> str:
+    number, line, column = line_at(text, index)
+    return f"line {number}: {excerpt(line, column)}"
+
+
+class _Parser:
+    """FF[4]'s grammar read in one pass over the tokens, with no recursion: the main line
+    is the first game tree at each branch, so it ends where its first leaf closes."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.main: list[dict[str, list[str]]] = []
+        self.node: dict[str, list[str]] | None = None
+        self.collecting = False
+        self.depth = self.variations = self.games = 0
+        self.last_mark = ""
+        self.key: str | None = None
+        self.key_at = 0
+        self.valued = False
+
+    def fail(self, what: str, index: int) -> RecordError:
+        return RecordError(f"{what} ({_at(self.text, index)})")
+
+    def end_property(self) -> None:
+        if self.key is not None and not self.valued:
+            raise self.fail(f"the SGF property {self.key} has no value", self.key_at)
+        self.key = None
+
+    def value(self, raw: str, at: int) -> None:
+        if self.key is None or self.node is None:
+            raise self.fail("an SGF value without a property name before it", at)
+        self.valued = True
+        if self.collecting:
+            self.node[self.key].append(raw)
+
+    def ident(self, name: str, at: int) -> None:
+        self.end_property()
+        if self.node is None:
+            raise self.fail(f"the property {excerpt(name)} is outside a node (;)", at)
+        if not name.isupper():
+            capitals = "".join(char for char in name if char.isupper())
+            raise self.fail(
+                f"the property name {excerpt(name)} has lowercase letters, an old FF[3] form; "
+                f"FF[4] names are capitals only ({capitals or 'none here'})",
+                at,
+            )
+        if name in self.node:
+            raise self.fail(f"the property {name} appears twice in one node", at)
+        self.node[name] = []
+        self.key, self.key_at, self.valued = name, at, False
+
+    def mark(self, mark: str, at: int) -> None:
+        self.end_property()
+        if mark == ";":
+            if self.depth == 0:
+                raise self.fail("a node (;) outside any game tree", at)
+            if self.last_mark == ")":
+                raise self.fail("a node (;) after a variation; nodes come before them", at)
+            self.node = {}
+            if self.collecting:
+                self.main.append(self.node)
+                if len(self.main) > MAX_PLIES + 1:
+                    raise too_many_moves(len(self.main) - 1)
+        elif self.last_mark == "(":
+            raise self.fail("a game tree without a node: '(' must be followed by ';'", at)
+        elif mark == "(":
+            self.depth += 1
+            if self.depth == 1:
+                self.games += 1
+                self.collecting = self.games == 1
+            elif self.games == 1 and not self.collecting:
+                self.variations += 1
+            self.node = None
         else:
-            match = _PROPERTY.match(text, at)
-            if match is None or node is None:
-                raise RecordError(f"unexpected {char!r} in the SGF record")
-            values, at = _values(text, match.end())
-            if not values:
-                raise RecordError(f"the SGF property {match.group(1)} has no value")
-            node[match.group(1)] = values
-    if node is not None:
-        yield node
+            if self.depth == 0:
+                raise self.fail("a ')' that closes no game tree", at)
+            self.collecting = False
+            self.depth -= 1
+            self.node = None
+        self.last_mark = mark
+
+    def read(self) -> SgfReading:
+        for token in _TOKEN.finditer(self.text):
+            kind, found, at = token.lastgroup, token.group(), token.start()
+            if kind == "value":
+                self.value(found[1:-1], at)
+            elif kind == "ident":
+                self.ident(found, at)
+            elif kind == "mark":
+                self.mark(found, at)
+                if found == ")" and self.games == 1 and not self.collecting:
+                    self.skim(token.end())
+                    break
+            elif kind == "open":
+                raise self.fail(
+                    f"an unterminated value: the value of {self.key or 'a property'} is not "
+                    "closed with ]",
+                    at,
+                )
+            elif kind == "other":
+                raise self.fail(f"unexpected {found!r} in the SGF record", at)
+        self.end_property()
+        if self.games == 0:
+            raise RecordError("not an SGF record: it holds no game tree '(;…)'")
+        if self.depth:
+            raise RecordError(
+                f"the SGF record ends with {self.depth:,} game tree"
+                f"{'s' if self.depth != 1 else ''} not closed with ')'"
+            )
+        return SgfReading(self.main, self.variations, self.games - 1)
+
+    def skim(self, start: int) -> None:
+        """Check the syntax after the main line and count its variations and games, fast:
+        their values are removed at once, then only the parentheses are followed."""
+        rest = _VALUES.sub("", self.text[start:])
+        if "[" in rest:
+            raise RecordError(
+                "an unterminated value after the main line: a value is not closed with ]"
+            )
+        odd = _OUTSIDE.search(rest)
+        if odd is not None:
+            raise RecordError(f"unexpected {odd.group()!r} in the SGF record, after the main line")
+        depth = self.depth
+        for mark in _NOT_PARENTHESIS.sub("", rest):
+            if mark == "(":
+                depth += 1
+                if depth == 1:
+                    self.games += 1
+                elif self.games == 1:
+                    self.variations += 1
+            elif depth == 0:
+                raise RecordError("a ')' that closes no game tree, after the main line")
+            else:
+                depth -= 1
+        self.depth = depth
+
+
+def parse(text: str) -> SgfReading:
+    """Read the first game's main line (the first variation at each branch, as FF[4]
+    says), checking the whole file's syntax; `RecordError` naming the line otherwise."""
+    return _Parser(text).read()
 
 
 def _winner(result: str | None) -> tuple[GameStatus, int | None]:
@@ -189,67 +340,193 @@ def _winner(result: str | None) -> tuple[GameStatus, int | None]:
     if result == "Void":
         raise RecordError("the SGF record's result is Void: an aborted game has no result")
     if result[:2] in ("B+", "W+"):
+        if result[2:] not in WIN_CODES:
+            raise RecordError(
+                f"RE[{excerpt(result)[1:-1]}]: a Stones result is B+ or W+, with R, T or F "
+                "after it for a resignation, time or forfeit (Stones has no score)"
+            )
         return GameStatus.FINISHED, COLOURS.index(result[0])
-    raise RecordError(f"the SGF result {result!r} is not understood")
+    raise RecordError(f"the SGF result RE[{excerpt(result)[1:-1]}] is not understood")
 
 
-def from_sgf(text: str) -> Transcript:
-    """Read a finished Stones game written as SGF."""
-    found = list(nodes(text))
-    if not found:
+class _Root:
+    """The root node's properties, read as FF[4] reads their types."""
+
+    def __init__(self, node: dict[str, list[str]]) -> None:
+        self.node = node
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.node
+
+    def get(self, key: str) -> str | None:
+        values = self.node.get(key)
+        if values is None:
+            return None
+        if len(values) != 1:
+            raise RecordError(f"{key} has {len(values)} values; it takes one")
+        return text_value(values[0], simple=key not in TEXT_PROPERTIES)
+
+    def shown(self, key: str) -> str:
+        return f"{key}[{excerpt(self.get(key) or '')[1:-1]}]"
+
+
+def _check_stones(root: _Root, moves: list[dict[str, list[str]]], text: str) -> None:
+    """Refuse, saying why, an SGF that is not a record of a Stones game."""
+    if root.get("GM") not in (None, "1"):
+        raise RecordError(f"{root.shown('GM')}: not a Go-type game (GM[1]), so not Stones")
+    if "CA" in root:
+        charset = (root.get("CA") or "").strip().lower().replace("_", "-")
+        if charset not in ("utf-8", "utf8") and not text.isascii():
+            raise RecordError(f"{root.shown('CA')}: Tabula reads SGF written in UTF-8 only")
+    rules = root.get("RU")
+    if rules is None or rules.strip().lower() != GAME:
+        go = [root.shown(key) for key in ("KM", "HA") if key in root]
+        said = "RU[Stones] is missing" if rules is None else f"it says {root.shown('RU')}"
+        signs = f" and it has {' and '.join(go)}" if go else ""
+        raise RecordError(
+            f"not a Stones record: {said}{signs}; it reads as a Go game, and Tabula imports "
+            "Go-type records of Stones games only"
+        )
+    for key, why in (("KM", "komi"), ("HA", "handicap")):
+        if key in root:
+            raise RecordError(f"{root.shown(key)}: Stones has no {why}")
+    for number, node in enumerate([root.node, *moves]):
+        setup = [key for key in SETUP if key in node]
+        if setup:
+            where = "the root node" if number == 0 else f"SGF move {number}"
+            raise RecordError(
+                f"{where} places stones with {setup[0]}: Stones places stones by moves only"
+            )
+    moved = [colour for colour in COLOURS if colour in root]
+    if moved:
+        raise RecordError(
+            f"the root node holds a move ({moved[0]}); Stones moves are the nodes after the root"
+        )
+
+
+def _size(root: _Root) -> int:
+    text = root.get("SZ")
+    if text is None:
+        return 19
+    text = text.strip()
+    if _SIZE.fullmatch(text):
+        return int(text)
+    if _RECTANGLE.fullmatch(text):
+        raise RecordError(
+            f"{root.shown('SZ')}: a board of columns:rows; Stones boards are square, and FF[4] "
+            "writes a square board's size as one number (SZ[9])"
+        )
+    raise RecordError(f"{root.shown('SZ')}: the board size must be a number, like SZ[9]")
+
+
+def _started(root: _Root) -> datetime:
+    date = root.get("DT")
+    if date is None:
+        raise RecordError("the SGF record has no date: DT (when the game was played) is missing")
+    found = _DATE.match(date.strip())
+    try:
+        if found is None:
+            raise ValueError
+        year, month, day = (int(part or 1) for part in found.groups())
+        return datetime(year, month, day, tzinfo=UTC)
+    except ValueError:
+        raise RecordError(f"{root.shown('DT')} is not a date like DT[2025-03-01]") from None
+
+
+def _times(root: _Root) -> tuple[datetime, datetime]:
+    """When the game started and ended: Tabula's `XD`, else the date `DT`."""
+    times = root.get("XD")
+    if times is None:
+        started = _started(root)
+        return started, started
+    parts = times.split(",")
+    if len(parts) > 2:
+        raise RecordError(f"{root.shown('XD')} must be the start, or the start,end")
+    started = parse_moment(parts[0], "XD")
+    return started, parse_moment(parts[1], "XD") if len(parts) > 1 else started
+
+
+def _name(root: _Root, key: str, default: str) -> str:
+    name = root.get(key)
+    return default if name is None else free_text(name, key, name=True)
+
+
+def _optional(root: _Root, key: str) -> str | None:
+    value = root.get(key)
+    return None if value is None else free_text(value, key)
+
+
+def _move(node: dict[str, list[str]], number: int, size: int) -> Turn:
+    where = f"SGF move {number}"
+    colours = [c for c in COLOURS if c in node]
+    if len(colours) != 1:
+        raise RecordError(f"{where} must have one of B and W")
+    colour = colours[0]
+    for key in (colour, "XS", "XR"):
+        if len(node.get(key, [""])) != 1:
+            raise RecordError(f"{where}: {key} has {len(node[key])} values; it takes one")
+    point = node[colour][0]
+    if "XR" in node:
+        move = "return"
+    elif "XS" in node:
+        move = "stake " + _notation(node["XS"][0], size, where)
+    elif point in ("", "tt"):
+        raise RecordError(f"{where}: there is no pass in Stones")
+    else:
+        move = _notation(point, size, where)
+    return Turn(COLOURS.index(colour), (move,))
+
+
+def read_sgf(text: str) -> tuple[Transcript, tuple[str, ...]]:
+    """Read a finished Stones game written as SGF: the transcript of the first game's main
+    line, and notes on what was left out (other variations, other games)."""
+    reading = parse(text)
+    if not reading.nodes:
         raise RecordError("the SGF record has no node")
-    root, moves = found[0], found[1:]
-
-    def one(key: str) -> str | None:
-        values = root.get(key)
-        return None if values is None else values[0]
-
-    if one("GM") not in (None, "1"):
-        raise RecordError("the SGF record is not of a Go-type game (GM[1])")
-    size = int(one("SZ") or "19")
+    root, moves = _Root(reading.nodes[0]), reading.nodes[1:]
+    _check_stones(root, moves, text)
+    size = _size(root)
     options = read_options(
         get_game(GAME),
         [f"size={size}"]
-        + [f"{name}={one(key)}" for key, name in (("XT", "threshold"), ("XC", "compensation"))
-           if one(key) is not None],
+        + [f"{name}={root.get(key)}" for key, name in (("XT", "threshold"), ("XC", "compensation"))
+           if root.get(key) is not None],
         "the SGF options",
     )  # fmt: skip
-    status, winner = _winner(one("RE"))
-    times = (one("XD") or "").split(",")
-    if times[0]:
-        started = parse_moment(times[0], "XD")
-    else:
-        started = parse_moment(f"{one('DT') or ''}T00:00:00Z", "DT")
-    ended = parse_moment(times[1], "XD") if len(times) > 1 else started
-    turns = []
-    for number, node in enumerate(moves, start=1):
-        colours = [c for c in COLOURS if c in node]
-        if len(colours) != 1:
-            raise RecordError(f"SGF move {number} must have one of B and W")
-        colour = colours[0]
-        point = node[colour][0]
-        where = f"SGF move {number}"
-        if "XR" in node:
-            move = "return"
-        elif "XS" in node:
-            move = "stake " + _notation(node["XS"][0], size, where)
-        elif point in ("", "tt"):
-            raise RecordError(f"{where}: there is no pass in Stones")
-        else:
-            move = _notation(point, size, where)
-        turns.append(Turn(COLOURS.index(colour), (move,)))
-    event, round_ = one("EV"), one("RO")
-    name = _NAME.fullmatch(one("GN") or "")
-    return Transcript(
+    status, winner = _winner(root.get("RE"))
+    started, ended = _times(root)
+    turns = tuple(_move(node, number, size) for number, node in enumerate(moves, start=1))
+    event, round_ = _optional(root, "EV"), _optional(root, "RO")
+    name = _NAME.fullmatch(root.get("GN") or "")
+    transcript = Transcript(
         game=GAME,
         options=options,
-        seats=(Seat(one("PB") or "Black"), Seat(one("PW") or "White")),
-        turns=tuple(turns),
+        seats=(Seat(_name(root, "PB", "Black")), Seat(_name(root, "PW", "White"))),
+        turns=turns,
         started_at=started,
         status=status,
         winner=winner,
-        reason=one("GC"),
+        reason=_optional(root, "GC"),
         ended_at=ended,
         tournament=None if event is None else Tournament(event, round_ or ""),
         game_id=int(name.group(1)) if name else None,
     )
+    notes = []
+    if reading.variations:
+        many = reading.variations != 1
+        notes.append(
+            f"the SGF record has {reading.variations:,} variation{'s' if many else ''} beside "
+            "its main line; only the main line (the first variation at each branch) was read"
+        )
+    if reading.other_games:
+        others = reading.other_games
+        rest = "the second was" if others == 1 else f"the other {others:,} were"
+        notes.append(
+            f"the file holds {others + 1:,} games; only the first was read, {rest} left out"
+        )
+    return transcript, tuple(notes)
+
+
+def from_sgf(text: str) -> Transcript:
+    """Read a finished Stones game written as SGF (the first game's main line)."""
+    return read_sgf(text)[0]

@@ -22,13 +22,27 @@ Site: Tabula, game 12
 
 `Result` is `White wins`, `Black wins`, `Draw`, `Aborted` (no result) or `In progress`
 (then there is no `Reason` or `Ended`). Tournament games add `Event` and `Round`.
+
+A value that would not read back as itself (one with a control character, with spaces at
+either end, starting with `"`, or a name ending like the computer's mark) is written
+quoted, as a JSON string: `White: "  alice "`. A name can therefore never forge a line.
 """
 
 from __future__ import annotations
 
+import json
 import re
+import unicodedata
 
+from bot.records.limits import (
+    MAX_PLIES,
+    UNREADABLE,
+    excerpt,
+    free_text,
+    too_many_moves,
+)
 from bot.records.transcript import (
+    MAX_OPTION,
     SITE,
     TURN_SEPARATOR,
     RecordError,
@@ -49,12 +63,49 @@ IN_PROGRESS = "In progress"
 ABORTED = "Aborted"
 DRAW = "Draw"
 _COMPUTER = re.compile(r"(?P<name>.*) \(computer: (?P<level>\w+)\)")
-_TURN = re.compile(r"(?P<number>\d+)\. (?P<colour>\w+): (?P<moves>.+)")
-_SITE = re.compile(rf"{SITE}, game (?P<id>\d+)")
+_MARK = re.compile(r" \(computer: (?P<level>\w+)\)")
+_TURN = re.compile(r"(?P<number>[0-9]{1,9})\. (?P<colour>\w+): (?P<moves>.+)")
+_SITE = re.compile(rf"{SITE}, game (?P<id>[0-9]{{1,18}})")
+_DECODER = json.JSONDecoder()
+
+
+def _escaped(char: str) -> str:
+    if char in '"\\':
+        return "\\" + char
+    if unicodedata.category(char) in UNREADABLE:
+        return json.dumps(char)[1:-1]
+    return char
+
+
+def quote(value: str, *, name: bool = False) -> str:
+    """`value` as written after `Key: `: as it is when it reads back as itself, else as a
+    JSON string (control characters escaped)."""
+    plain = (
+        value
+        and value == value.strip()
+        and not value.startswith('"')
+        and not any(unicodedata.category(char) in UNREADABLE for char in value)
+        and not (name and _COMPUTER.fullmatch(value))
+    )
+    return value if plain else '"' + "".join(_escaped(char) for char in value) + '"'
+
+
+def _unquote(value: str, where: str) -> tuple[str, str]:
+    """The value at the start of `value` (quoted or not) and what follows a quoted one."""
+    if not value.startswith('"'):
+        return value, ""
+    try:
+        found, end = _DECODER.raw_decode(value)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{where}: {excerpt(value)} is not a quoted text ({exc.msg})") from None
+    if not isinstance(found, str):
+        raise RecordError(f"{where}: {excerpt(value)} is not a quoted text")
+    return found, value[end:]
 
 
 def _seat_text(seat: Seat) -> str:
-    return seat.name if seat.level is None else f"{seat.name} (computer: {seat.level})"
+    name = quote(seat.name, name=True)
+    return name if seat.level is None else f"{name} (computer: {seat.level})"
 
 
 def _result_text(transcript: Transcript) -> str:
@@ -78,14 +129,15 @@ def to_text(transcript: Transcript) -> str:
     lines += [f"{game.colours[seat]}: {_seat_text(transcript.seats[seat])}" for seat in (0, 1)]
     lines.append(f"Result: {_result_text(transcript)}")
     if transcript.reason is not None:
-        lines.append(f"Reason: {transcript.reason}")
+        lines.append(f"Reason: {quote(transcript.reason)}")
     lines.append(f"Started: {rfc3339(transcript.started_at)}")
     if transcript.ended_at is not None:
         lines.append(f"Ended: {rfc3339(transcript.ended_at)}")
     lines.append(f"Rated: {'yes' if transcript.rated else 'no'}")
-    lines.append(f"Time control: {transcript.time_control}")
+    lines.append(f"Time control: {quote(transcript.time_control)}")
     if transcript.tournament is not None:
-        lines += [f"Event: {transcript.tournament.event}", f"Round: {transcript.tournament.round}"]
+        tournament = transcript.tournament
+        lines += [f"Event: {quote(tournament.event)}", f"Round: {quote(tournament.round)}"]
     if transcript.game_id is not None:
         lines.append(f"Site: {SITE}, game {transcript.game_id}")
     lines.append("")
@@ -96,16 +148,29 @@ def to_text(transcript: Transcript) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _header(lines: list[str]) -> tuple[dict[str, str], list[str]]:
-    """The `Key: value` lines up to the first blank line, and the lines after it."""
+QUOTED = ("Reason", "Event", "Round", "Time control")
+"""Header fields whose value may be written quoted (the players' too, see `_seat`)."""
+
+
+def _header(lines: list[str]) -> tuple[dict[str, str], list[tuple[int, str]]]:
+    """The `Key: value` lines up to the first blank line, and the numbered lines after it."""
     fields: dict[str, str] = {}
     for index, line in enumerate(lines):
+        number = index + 2
         if not line.strip():
-            return fields, lines[index + 1 :]
+            return fields, list(enumerate(lines[index + 1 :], start=number + 1))
         key, sep, value = line.partition(": ")
         if not sep:
-            raise RecordError(f"line {index + 2}: {line!r} is not a header line (Key: value)")
-        fields[key.strip()] = value.strip()
+            raise RecordError(f"line {number}: {excerpt(line)} is not a header line (Key: value)")
+        key = key.strip()
+        if key in fields:
+            raise RecordError(f"line {number}: a second {excerpt(key)} line")
+        if key in QUOTED:
+            value, rest = _unquote(value.strip(), key)
+            if rest.strip():
+                raise RecordError(f"line {number}: {excerpt(rest)} follows the quoted {key}")
+            value = free_text(value, key)
+        fields[key] = value if key in QUOTED else value.strip(" \t")
     return fields, []
 
 
@@ -113,7 +178,7 @@ def _game(fields: dict[str, str]) -> AnyGame:
     if "Game" not in fields:
         raise RecordError("the record has no Game line")
     try:
-        return get_game(fields["Game"])
+        return get_game(free_text(fields["Game"], "Game", limit=MAX_OPTION))
     except GameError as exc:
         raise RecordError(f"Game: {exc}") from None
 
@@ -131,41 +196,55 @@ def _outcome(fields: dict[str, str], game: AnyGame) -> tuple[GameStatus, int | N
     for seat, colour in enumerate(game.colours):
         if result == f"{colour} wins":
             return GameStatus.FINISHED, seat
-    raise RecordError(f"Result: {result!r} is not a result of {game.title}")
+    raise RecordError(f"Result: {excerpt(result)} is not a result of {game.title}")
 
 
 def _seat(fields: dict[str, str], colour: str) -> Seat:
     text = fields.get(colour)
     if text is None:
         raise RecordError(f"the record has no {colour} line")
-    computer = _COMPUTER.fullmatch(text)
-    if computer is not None:
-        return Seat(computer["name"], level=computer["level"])
-    return Seat(text)
+    name, rest = _unquote(text, colour)
+    level = None
+    if not text.startswith('"'):
+        computer = _COMPUTER.fullmatch(text)
+        if computer is not None:
+            name, level = computer["name"], computer["level"]
+    elif rest:
+        mark = _MARK.fullmatch(rest)
+        if mark is None:
+            raise RecordError(f"{colour}: {excerpt(rest)} follows the quoted name")
+        level = mark["level"]
+    return Seat(free_text(name, colour, name=True), level=level)
 
 
 def from_text(text: str) -> Transcript:
     """Read a plain-text record."""
     lines = text.replace("\r\n", "\n").split("\n")
     if not lines or lines[0].strip() != TITLE:
-        raise RecordError(f"a text record starts with the line {TITLE!r}")
+        raise RecordError(
+            f"the file is not a game record: a text record starts with the line {TITLE!r}, "
+            f"this one with {excerpt(lines[0].strip())}"
+        )
     fields, rest = _header(lines[1:])
     game = _game(fields)
     options = fields.get("Options", "none")
     pairs = [] if options == "none" else options.split(", ")
     status, winner = _outcome(fields, game)
     turns: list[Turn] = []
-    for line in rest:
+    for at, line in rest:
         if not line.strip():
             continue
         match = _TURN.fullmatch(line.strip())
         number = len(turns) + 1
+        if number > MAX_PLIES:
+            raise too_many_moves(number)
         if match is None or int(match["number"]) != number:
             raise RecordError(
-                f"turn {number}: {line.strip()!r} is not written '{number}. Colour: move'"
+                f"line {at}: {excerpt(line.strip())} is not turn {number} "
+                f"written '{number}. Colour: move'"
             )
         if match["colour"] not in game.colours:
-            raise RecordError(f"turn {number}: {match['colour']} does not play {game.title}")
+            raise RecordError(f"line {at}: {excerpt(match['colour'])} does not play {game.title}")
         seat = game.colours.index(match["colour"])
         turns.append(Turn(seat, tuple(match["moves"].split(TURN_SEPARATOR))))
     site = _SITE.fullmatch(fields.get("Site", ""))

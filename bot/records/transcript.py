@@ -18,6 +18,8 @@ SITE = "Tabula"
 """The name records give for where the game was played."""
 TURN_SEPARATOR = ", "
 """Between the moves of one turn (no game's notation contains it)."""
+MAX_OPTION = 40
+"""The longest option value, level or time control a record may give, in characters."""
 
 
 class RecordError(ValueError):
@@ -158,12 +160,17 @@ def rfc3339(moment: datetime) -> str:
 def parse_moment(text: str, what: str) -> datetime:
     """An RFC 3339 date-time (seconds kept, fractions dropped), in UTC."""
     try:
-        moment = datetime.fromisoformat(text.strip())
+        moment = datetime.fromisoformat(text.strip()) if len(text) <= 64 else None
     except ValueError:
-        raise RecordError(f"{what} is not a date and time like 2025-03-01T09:30:00Z") from None
+        moment = None
+    if moment is None:
+        raise RecordError(f"{what} is not a date and time like 2025-03-01T09:30:00Z")
     if moment.tzinfo is None:
         raise RecordError(f"{what} has no time zone (write Z for UTC)")
-    return moment.astimezone(UTC).replace(microsecond=0)
+    try:
+        return moment.astimezone(UTC).replace(microsecond=0)
+    except OverflowError:
+        raise RecordError(f"{what} is out of the range of dates") from None
 
 
 def changed_options(
@@ -198,8 +205,13 @@ def read_options(game: AnyGame, pairs: Sequence[str], where: str) -> dict[str, O
     given: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
+        shown = repr(pair if len(pair) <= MAX_OPTION else pair[: MAX_OPTION - 1] + "…")
         if not sep or not key.strip():
-            raise RecordError(f"{where}: {pair!r} is not an option written key=value")
+            raise RecordError(f"{where}: {shown} is not an option written key=value")
+        if len(pair) > MAX_OPTION:
+            raise RecordError(f"{where}: {shown} is too long to be an option")
+        if key.strip() in given:
+            raise RecordError(f"{where}: {key.strip()!r} is given twice")
         given[key.strip()] = value.strip()
     try:
         return game.validate_options(given)

@@ -100,3 +100,27 @@ def test_import_refuses_an_illegal_move_and_stores_nothing(
     assert main(["export", str(game + 1), "--database", str(database)]) == 1
     assert main(["import", str(tmp_path / "missing.json"), "--database", str(database)]) == 1
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_import_of_variations_and_a_collection_says_what_was_left_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The main line of the first game is stored; one note per thing left out."""
+    database = tmp_path / "t.sqlite3"
+    game = stored_game(database, "stones", {"size": 7}, 3, "resigned")
+    assert main(["export", str(game), "--format", "sgf", "--database", str(database)]) == 0
+    text = capsys.readouterr().out
+    root, *moves = text.strip()[1:-1].split("\n")
+    branched = f"({root}({''.join(moves)})(;B[aa])(;B[bb]))\n" + text
+    path = tmp_path / "two.sgf"
+    path.write_text(branched)
+    assert main(["import", str(path), "--database", str(database)]) == 0
+    assert capsys.readouterr().out == (
+        f"imported {path} as game #{game + 1} (finished, unrated, marked imported)\n"
+        "note: the SGF record has 2 variations beside its main line; only the main line "
+        "(the first variation at each branch) was read\n"
+        "note: the file holds 2 games; only the first was read, the second was left out\n"
+    )
+    assert main(["export", str(game + 1), "--format", "sgf", "--database", str(database)]) == 0
+    again = capsys.readouterr().out
+    assert again == text.replace(f"Tabula game {game}]", f"Tabula game {game + 1}]")

@@ -24,7 +24,7 @@ def groups_drop(moves: list[str], **changes: Any) -> Transcript:
 
 def test_a_legal_record_replays_with_the_engines_notation() -> None:
     """Moves typed in capitals come back in the engine's own form."""
-    transcript = groups_drop([m.upper() for m in DROP_WIN], winner=0)
+    transcript = groups_drop([m.upper() for m in DROP_WIN], winner=0, reason=None)
     replayed = replay(transcript)
     assert replayed.moves[0] == (0, "c3") and len(replayed.moves) == 11
     outcome = replayed.state.outcome()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from typing import Any
 
@@ -14,6 +15,7 @@ from bot.storage.database import UniqueViolation
 from bot.storage.records import HistoryQuery, ImportMark
 from bot.storage.repository import GameStatus, MoveRecord
 from tests.records.games import ALICE, BOB, CASES, ENDINGS, START, case_id, store_played
+from tests.records.hostile import cases, json_record
 from tests.services.conftest import ALICE as ALICE_PLAYER
 from tests.services.conftest import BOB as BOB_PLAYER
 from tests.services.conftest import GUILD, Env
@@ -236,3 +238,20 @@ async def test_imported_games_are_marked_in_histories(env: Env) -> None:
     assert {(e.record.id, e.imported) for e in in_dms.entries} == {
         (played.id, False), (imported.id, True)
     }  # fmt: skip
+
+
+async def test_hostile_files_are_refused_alike_on_every_backend(env: Env) -> None:
+    """The bytes of every hostile file: the same one-line refusal as `tabula import`
+    gives, nothing stored; the largest user id a database column holds is stored."""
+    before = await game_count(env)
+    for case in cases():
+        with pytest.raises(ImportRefusedError) as caught:
+            await env.services.records.import_file(case.data)
+        assert case.message in str(caught.value) and "\n" not in str(caught.value)
+    assert await game_count(env) == before
+    data = json_record()
+    data["header"]["players"][0]["userid"] = str(2**63 - 1)
+    imported = await env.services.records.import_file(json.dumps(data).encode())
+    assert imported.record.players[0] == 2**63 - 1 and imported.notes == ()
+    stored = await env.repo.get_game(imported.record.id)
+    assert stored is not None and stored.players[0] == 2**63 - 1

@@ -8,12 +8,14 @@ through the pure formats in `bot.records`.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime
 
 from bot.ai.levels import parse_level
-from bot.records import read_record
+from bot.records import Reading, read_with_notes
 from bot.records.ap_json import to_ap_json
+from bot.records.limits import decode_record, excerpt, one_line
 from bot.records.replay import Replayed, replay
 from bot.records.sgf import GAME as SGF_GAME
 from bot.records.sgf import to_sgf
@@ -26,6 +28,8 @@ from bot.storage.records import HistoryQuery, ImportMark
 from bot.storage.repository import FinishedGame, GameRecord, GameStatus, MoveRecord, Repository
 from rules import GameError, get_game
 
+log = logging.getLogger(__name__)
+
 PAGE_SIZE = 10
 """Games per page of a history."""
 FORMATS = ("json", "sgf", "text")
@@ -37,6 +41,15 @@ DEFAULT_REASON = "as recorded"
 
 class ImportRefusedError(ServiceError):
     """A record that cannot be imported; nothing was stored."""
+
+
+@dataclass(frozen=True, slots=True)
+class Imported:
+    """A game stored from a record file, and what the file held that was left out."""
+
+    record: GameRecord
+    notes: tuple[str, ...]
+    """One sentence each (other variations, other games of a collection)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,15 +230,18 @@ class RecordService:
     async def import_record(self, text: str, *, guild_id: int | None = None) -> GameRecord:
         """Replay a record through the engine and store it as a finished, unrated game
         marked imported; `ImportRefusedError` (nothing stored) for a bad record."""
+        return (await self.import_file(text, guild_id=guild_id)).record
+
+    async def import_file(self, data: bytes | str, *, guild_id: int | None = None) -> Imported:
+        """Import a record file's bytes (or text): see `import_record`; also says what the
+        file held that was left out."""
+        reading = self._read(data)
+        transcript = reading.transcript
         try:
-            transcript = read_record(text)
-            if transcript.status is not GameStatus.FINISHED:
-                state = "aborted" if transcript.status is GameStatus.ABORTED else "in progress"
-                raise RecordError(f"only finished games can be imported; this one is {state}")
             replayed = replay(transcript)
             record = self._imported_game(transcript, replayed, guild_id)
         except RecordError as exc:
-            raise ImportRefusedError(str(exc)) from None
+            raise ImportRefusedError(one_line(str(exc))) from None
         seats = record.players
         moves = [
             MoveRecord(0, ply, seat, seats[seat], notation, record.finished_at or record.created_at)
@@ -239,7 +255,26 @@ class RecordService:
             None if tournament is None else tournament.round,
             self._clock.now(),
         )
-        return await self._repository.store_imported_game(record, moves, mark)
+        stored = await self._repository.store_imported_game(record, moves, mark)
+        return Imported(stored, reading.notes)
+
+    @staticmethod
+    def _read(data: bytes | str) -> Reading:
+        """The record read from a file from outside: one line for anything wrong with it."""
+        try:
+            reading = read_with_notes(decode_record(data) if isinstance(data, bytes) else data)
+            if reading.transcript.status is not GameStatus.FINISHED:
+                finished = reading.transcript.status is GameStatus.ABORTED
+                state = "aborted" if finished else "in progress"
+                raise RecordError(f"only finished games can be imported; this one is {state}")
+        except RecordError as exc:
+            raise ImportRefusedError(one_line(str(exc))) from None
+        except (ArithmeticError, LookupError, RecursionError, TypeError, ValueError) as exc:
+            log.exception("a record could not be read")
+            raise ImportRefusedError(
+                f"the record could not be read ({type(exc).__name__}: {excerpt(str(exc))})"
+            ) from None
+        return reading
 
     def _imported_game(
         self, transcript: Transcript, replayed: Replayed, guild_id: int | None

@@ -1,0 +1,103 @@
+"""What a record file from outside must respect before and while it is read: its size,
+its encoding, how many moves it may hold, and what its free texts (names, reasons) may
+contain. Every refusal is a `RecordError` whose one line names the field."""
+
+from __future__ import annotations
+
+import re
+
+from bot.records.transcript import RecordError
+
+MAX_RECORD_BYTES = 2_000_000
+"""The largest record file accepted (2 MB): a long real game takes a few kilobytes."""
+MAX_PLIES = 5_000
+"""The most moves a record may hold: every game of ours ends far sooner."""
+MAX_NAME = 100
+"""The longest player name, in characters."""
+MAX_TEXT = 300
+"""The longest other free text (a reason, an event, a round), in characters."""
+MAX_MOVE = 2_000
+"""The longest move notation (a Diffusion Chess path visits at most every cell)."""
+QUOTE_LIMIT = 80
+"""A line of the record quoted in a message is cut to this many characters."""
+UNREADABLE = ("Cc", "Cs", "Zl", "Zp")
+"""Unicode categories that no name or reason may hold: control characters (a line break
+would forge a header line of the text record), lone surrogates and line separators."""
+UNREADABLE_CHARACTER = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+"""A character of the `UNREADABLE` categories (the tests check that it is all of them)."""
+
+
+def excerpt(text: str, at: int = 0, limit: int = QUOTE_LIMIT) -> str:
+    """`text` quoted for a message, cut to about `limit` characters around index `at`."""
+    if len(text) <= limit:
+        return repr(text)
+    start = max(0, min(at - limit // 2, len(text) - limit))
+    cut = text[start : start + limit - 2]
+    return repr(("…" if start else "") + cut + ("…" if start + len(cut) < len(text) else ""))
+
+
+def line_at(text: str, index: int) -> tuple[int, str, int]:
+    """The line number (1 for the first), the line and the column of `index` in `text`."""
+    start = text.rfind("\n", 0, index) + 1
+    end = text.find("\n", index)
+    line = text[start : end if end >= 0 else len(text)].rstrip("\r")
+    return text.count("\n", 0, index) + 1, line, index - start
+
+
+def too_big(size: int) -> RecordError:
+    """The refusal of a record of `size` bytes (or characters) over the limit."""
+    return RecordError(
+        f"the file is {size:,} bytes; a game record may be at most {MAX_RECORD_BYTES:,} "
+        "bytes (a long real game takes a few thousand)"
+    )
+
+
+def decode_record(data: bytes) -> str:
+    """The text of a record file: UTF-8 within the size limit, or `RecordError` saying the
+    file is not a game record."""
+    if len(data) > MAX_RECORD_BYTES:
+        raise too_big(len(data))
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise RecordError("the file is UTF-16 text; game records are read as UTF-8 (save it so)")
+    if b"\x00" in data:
+        raise RecordError("the file is not a game record: it holds binary data, not text")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(
+            f"the file is not a game record: it is not UTF-8 text (byte 0x{data[exc.start]:02x} "
+            f"at position {exc.start:,} is not UTF-8)"
+        ) from None
+
+
+def too_many_moves(count: int) -> RecordError:
+    """The refusal of a record with more than `MAX_PLIES` moves."""
+    return RecordError(
+        f"the record has more than {MAX_PLIES:,} moves ({count:,} or more); no game of "
+        "Tabula's lasts that long"
+    )
+
+
+def free_text(value: str, where: str, *, limit: int = MAX_TEXT, name: bool = False) -> str:
+    """`value` if it is one line of readable text no longer than `limit` (a name must not be
+    blank either); else `RecordError` naming `where` and the offending character."""
+    limit = MAX_NAME if name else limit
+    found = UNREADABLE_CHARACTER.search(value)
+    if found is not None:
+        char = found.group()
+        what = "a lone surrogate, not a character" if char >= "\ud800" else "a control character"
+        raise RecordError(
+            f"{where} holds U+{ord(char):04X} ({what}); names and texts in a record must "
+            "be one line of readable text"
+        )
+    if len(value) > limit:
+        raise RecordError(f"{where} is {len(value):,} characters long; at most {limit} are allowed")
+    if name and not value.strip():
+        raise RecordError(f"{where} is empty: a player needs a name")
+    return value
+
+
+def one_line(message: str, limit: int = 400) -> str:
+    """A refusal message as one line of at most `limit` characters."""
+    flat = " ".join(message.split("\n")).encode("utf-8", "backslashreplace").decode("utf-8")
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

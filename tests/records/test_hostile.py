@@ -1,0 +1,218 @@
+"""Hostile records through `tabula import`: one clear line each, exit status 1, nothing
+stored, no traceback, in bounded time and memory."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from bot.storage.sqlite import SqliteRepository
+from tests.cli.test_records_cli import stored_game
+from tests.records.hostile import Hostile, cases
+
+CASES = cases()
+SECONDS = 5.0
+"""The most a refusal may take (measured around the import itself)."""
+MEGABYTES = 200
+"""The most memory the whole `tabula import` process may reach on the way to a refusal."""
+
+
+def games_in(database: Path) -> int:
+    """How many games the database holds."""
+
+    async def count() -> int:
+        repository = await SqliteRepository.open(database)
+        try:
+            return sum([await repository.get_game(i) is not None for i in range(1, 40)])
+        finally:
+            await repository.close()
+
+    return asyncio.run(count())
+
+
+@pytest.fixture(scope="module")
+def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database holding one game."""
+    path = tmp_path_factory.mktemp("hostile") / "t.sqlite3"
+    stored_game(path, "hexade", {"size": 5}, 2)
+    return path
+
+
+def test_the_table_is_large_and_its_names_unique() -> None:
+    """At least forty hostile files, each named once."""
+    assert len(CASES) >= 40
+    assert len({case.name for case in CASES}) == len(CASES)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+def test_a_hostile_record_is_refused_in_one_line(
+    case: Hostile, database: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Exit status 1, one line on stderr naming what is wrong, nothing stored."""
+    path = tmp_path / case.name
+    path.write_bytes(case.data)
+    before = games_in(database)
+    started = time.perf_counter()
+    status = main(["import", str(path), "--database", str(database)])
+    seconds = time.perf_counter() - started
+    out, err = capsys.readouterr()
+    assert status == 1, out
+    assert out == ""
+    assert err.startswith(f"tabula: {path}: ") and err.endswith("; nothing was stored\n"), err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert len(err) < 500 + len(str(path)), err
+    assert case.message in err
+    assert games_in(database) == before
+    assert seconds < SECONDS * 4  # generous: the real bound is measured in the subprocesses
+
+
+PROBE = """
+import contextlib, io, json, sys, time, tracemalloc
+from bot.cli import main
+database, files = sys.argv[1], sys.argv[2:]
+found = {}
+for path in files:
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        started = time.perf_counter()
+        status = main(["import", path, "--database", database])
+        seconds = time.perf_counter() - started
+    tracemalloc.start()
+    with contextlib.redirect_stderr(io.StringIO()):
+        main(["import", path, "--database", database])
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    found[path] = {"status": status, "seconds": seconds, "peak": peak, "err": err.getvalue()}
+print(json.dumps({"files": found}))
+"""
+"""Imports each file in one fresh process: its exit status, stderr and time, then again
+under tracemalloc for the peak of what the import allocated; and the process's peak."""
+
+PATHOLOGICAL = {
+    "json-nested-1.9MB": b"[" * 1_900_000 + b"]" * 10,
+    "json-nested-objects-1.9MB": b'{"a":' * 330_000 + b"1" + b"}" * 330_000,
+    "json-digits-1.9MB": b'{"header": ' + b"7" * 1_900_000 + b', "moves": []}',
+    "json-many-objects-1.9MB": b'{"header": {}, "moves": [' + b"{}," * 630_000 + b"{}]}",
+    "json-escapes-1.9MB": b'{"header": {"x": "' + b"\\u00e9" * 320_000 + b'"}, "moves": []}',
+    "sgf-escapes-1.9MB": b"(;FF[4]GM[1]RU[Stones]PB[" + b"\\]" * 950_000 + b"])",
+    "sgf-unterminated-1.9MB": b"(;FF[4]GM[1]RU[Stones]PB[" + b"\\]" * 950_000,
+    "sgf-variations-1.9MB": b"(;FF[4]GM[1]RU[Stones];B[aa]" + b"(;W[bb])" * 230_000 + b")",
+    "sgf-deep-variations-1.9MB": b"(;RU[Stones];B[aa](;W[bb])" + b"(;B[cc]" * 270_000,
+    "sgf-parentheses-1.9MB": b"(;RU[Stones]" + b"(" * 1_900_000,
+    "sgf-properties-1.9MB": b"(;RU[Stones]"
+    + b"".join(
+        f"X{chr(65 + i % 26)}{chr(65 + i // 26 % 26)}{chr(65 + i // 676 % 26)}[]".encode()
+        for i in range(17_000)
+    )
+    * 16
+    + b")",
+    "text-long-line-1.9MB": b"Tabula game record\nGame: " + b"x" * 1_900_000 + b"\n",
+    "text-many-turns-1.9MB": b"Tabula game record\nGame: Groups\n\n" + b"1. White: c3\n" * 140_000,
+    "text-many-header-lines-1.9MB": b"Tabula game record\n" + b"Note: x\n" * 230_000,
+}
+"""Files just under the size limit built to be slow or large to read."""
+
+
+def test_pathological_files_are_refused_quickly_in_little_memory(
+    database: Path, tmp_path: Path
+) -> None:
+    """Near the size limit, nesting, numbers, escapes and variations: each refused in one
+    line within 5 s (doubled for a loaded machine) and 200 MB, in a fresh process."""
+    paths = []
+    for name, data in PATHOLOGICAL.items():
+        assert len(data) <= 2_000_000, name
+        path = tmp_path / name
+        path.write_bytes(data)
+        paths.append(str(path))
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, str(database), *paths],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    report = json.loads(done.stdout)
+    for name in paths:
+        found = report["files"][name]
+        err = found["err"]
+        assert found["status"] == 1 and err.count("\n") == 1, (name, err)
+        assert err.startswith(f"tabula: {name}: ") and "Traceback" not in err
+        assert found["seconds"] < SECONDS * 2, (name, found)
+        assert found["peak"] < MEGABYTES * 1024 * 1024, (name, found)
+
+
+RSS_PROBE = """
+import contextlib, io, resource, sys
+from bot.cli import main
+with contextlib.redirect_stderr(io.StringIO()):
+    status = main(["import", sys.argv[2], "--database", sys.argv[1]])
+print(status, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
+"""
+
+
+def test_the_whole_process_stays_small_on_the_most_costly_file(
+    database: Path, tmp_path: Path
+) -> None:
+    """The file that allocates most (630,000 JSON objects): the peak resident memory of
+    the whole `tabula import` process, interpreter and libraries included."""
+    path = tmp_path / "objects.json"
+    path.write_bytes(PATHOLOGICAL["json-many-objects-1.9MB"])
+    done = subprocess.run(
+        [sys.executable, "-c", RSS_PROBE, str(database), str(path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    status, rss = (int(word) for word in done.stdout.split())
+    assert status == 1
+    assert rss < MEGABYTES * 1024 * 1024, rss
+
+
+def test_a_45_megabyte_file_is_refused_unread_by_the_real_entry_point(
+    database: Path, tmp_path: Path
+) -> None:
+    """The `tabula` console script itself: the size is refused before the file is read."""
+    path = tmp_path / "huge.json"
+    with path.open("wb") as file:
+        file.truncate(45_000_000)  # sparse: no 45 MB written
+    tabula = Path(sys.executable).with_name("tabula")
+    done = subprocess.run(
+        [str(tabula), "import", str(path), "--database", str(database)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert done.stderr == (
+        f"tabula: {path}: the file is 45,000,000 bytes; a game record may be at most "
+        "2,000,000 bytes (a long real game takes a few thousand); nothing was stored\n"
+    )
+
+
+def test_binary_and_go_files_through_the_real_entry_point(database: Path, tmp_path: Path) -> None:
+    """Two more through the console script: a picture and a Go game record."""
+    tabula = Path(sys.executable).with_name("tabula")
+    for case in CASES:
+        if case.name not in ("binary-png", "sgf-real-go-game"):
+            continue
+        path = tmp_path / case.name
+        path.write_bytes(case.data)
+        done = subprocess.run(
+            [str(tabula), "import", str(path), "--database", str(database)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert done.returncode == 1 and done.stdout == ""
+        assert done.stderr.startswith(f"tabula: {path}: ") and case.message in done.stderr
+        assert done.stderr.count("\n") == 1
