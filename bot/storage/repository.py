@@ -802,6 +802,10 @@ class Repository(Protocol):
         """How many announcements are in each status."""
         ...
 
+    async def message_announcement_kinds(self, game_id: int, message_id: int) -> frozenset[str]:
+        """The kinds of the game's announcements that message `message_id` delivered."""
+        ...
+
     # --- game records: histories and imported games ---
 
     async def finished_games(
