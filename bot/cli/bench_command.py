@@ -4,9 +4,25 @@ from __future__ import annotations
 
 import argparse
 
-from bot.bench import ai_bench, bot_bench, crash_bench, pairing_bench, render_bench, rules_bench
+from bot.bench import (
+    ai_bench,
+    bot_bench,
+    crash_bench,
+    history_bench,
+    pairing_bench,
+    render_bench,
+    rules_bench,
+)
 
-BENCHMARKS = (rules_bench, render_bench, pairing_bench, ai_bench, bot_bench, crash_bench)
+BENCHMARKS = (
+    rules_bench,
+    render_bench,
+    pairing_bench,
+    ai_bench,
+    bot_bench,
+    crash_bench,
+    history_bench,
+)
 """Each benchmark module adds its own `bench` subcommand with `register(subparsers)`."""
 
 
