@@ -247,6 +247,7 @@ async def run(location: str, *, games: int, players: int, calls: int) -> dict[st
     try:
         started = time.perf_counter()
         active = await fill(repository, games=games, players=players)
+        await repository.optimize()  # as the bot's hourly job (or autovacuum) would by now
         report["fill_seconds"] = round(time.perf_counter() - started, 1)
         report["games"] = games
         report["players"] = players
