@@ -258,6 +258,8 @@ async def run(location: str, *, games: int, players: int, calls: int) -> dict[st
         name: {"p50_ms": round(f.p50, 2), "p99_ms": round(f.p99, 2), "samples": f.samples}
         for name, f in figures.items()
     }
+    if not is_postgres_url(location):
+        report["database_mib"] = round(Path(location).stat().st_size / 1024**2, 1)
     report["startup"] = startup(location)
     report["bench_rss_kib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return report
