@@ -24,6 +24,14 @@ BOB = 3_000_002
 Call = Callable[[SqlRepository], Awaitable[Any]]
 
 
+def _page(query: HistoryQuery) -> Call:
+    return lambda repository: repository.finished_games(query, limit=10, offset=10)
+
+
+def _count(query: HistoryQuery) -> Call:
+    return lambda repository: repository.count_finished_games(query)
+
+
 def per_player_calls() -> dict[str, Call]:
     """The repository's per-player (and per-server) reads, as the commands make them."""
     since = datetime(2000, 1, 1, tzinfo=UTC)
@@ -34,8 +42,8 @@ def per_player_calls() -> dict[str, Call]:
         "history of a game": HistoryQuery(ALICE, guild_id=GUILD, game="hexade"),
         "history with a player": HistoryQuery(ALICE, guild_id=GUILD, with_user=BOB),
     }.items():
-        calls[name] = lambda r, q=query: r.finished_games(q, limit=10, offset=10)
-        calls[f"count of {name}"] = lambda r, q=query: r.count_finished_games(q)
+        calls[name] = _page(query)
+        calls[f"count of {name}"] = _count(query)
     calls["games in progress"] = lambda r: r.active_games(user_id=ALICE)
     calls["games in progress here"] = lambda r: r.active_games(user_id=ALICE, location=CHANNEL)
     calls["open challenges"] = lambda r: r.open_challenges(user_id=ALICE)
@@ -82,7 +90,7 @@ async def test_sqlite_per_player_reads_are_index_lookups(tmp_path: Path) -> None
                     bad = BAD_SQLITE.search(detail)
                     if bad and (bad["table"] is None or bad["table"] in tables):
                         problems.append(f"{name}: {detail} in {sql[:120]}")
-        await reader.set_trace_callback(None)
+        await reader.set_trace_callback(None)  # type: ignore[arg-type]
         assert problems == []
     finally:
         await repository.close()
