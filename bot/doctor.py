@@ -27,7 +27,7 @@ from bot.storage.maintenance import (
     inspect_database,
     latest_schema,
     outbox_health,
-    quick_check,
+    startup_check,
 )
 from bot.storage.opening import display_location
 from bot.storage.postgres import migrations as postgres_migrations
@@ -116,7 +116,9 @@ def database_file_problem(path: Path) -> str | None:
     it may be (or does not exist yet, and the bot will create it).
 
     An empty file is refused, since SQLite would quietly start a new database in it; so
-    is a file that is not a database, or one `PRAGMA quick_check` finds damaged.
+    is a file that is not a database, one cut short, or one damaged as far as
+    `startup_check` looks (the whole file only while it is small: start-up must not grow
+    with the history; `tabula doctor` checks all of it).
     """
     if not path.is_file():
         return None
@@ -126,7 +128,7 @@ def database_file_problem(path: Path) -> str | None:
             f"the bot created; {EMPTY_HINT}"
         )
     try:
-        findings = quick_check(path)
+        findings = startup_check(path)
     except NotADatabaseError as error:
         return f"cannot use the database {path}: {error.reason}; {RESTORE}"
     except MaintenanceError as error:

@@ -8,6 +8,7 @@ from bot.bench import (
     ai_bench,
     bot_bench,
     crash_bench,
+    history_bench,
     pairing_bench,
     render_bench,
     rules_bench,
@@ -15,8 +16,15 @@ from bot.bench import (
 )
 
 BENCHMARKS = (
-    rules_bench, render_bench, pairing_bench, ai_bench, bot_bench, crash_bench, web_bench,
-)  # fmt: skip
+    rules_bench,
+    render_bench,
+    pairing_bench,
+    ai_bench,
+    bot_bench,
+    crash_bench,
+    history_bench,
+    web_bench,
+)
 """Each benchmark module adds its own `bench` subcommand with `register(subparsers)`."""
 
 

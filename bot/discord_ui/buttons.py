@@ -14,7 +14,13 @@ from typing import Any, ClassVar, Protocol, Self, cast
 
 import discord
 
-from bot.discord_ui.errors import guarded
+from bot.discord_ui.errors import send_ephemeral
+from bot.discord_ui.origins import (
+    MalformedCustomIdError,
+    guarded_click,
+    parse_id,
+    shown_custom_ids,
+)
 from bot.services.games.rematches import rematch_offered
 from bot.services.games.results import GameView
 from bot.storage.repository import ChallengeRecord
@@ -109,12 +115,13 @@ class ChallengeButton(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
         """Rebuild the button from a clicked id."""
-        return cls(int(match["id"]), match["action"])
+        return cls(parse_id(match["id"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the bot."""
-        await guarded(
+        await guarded_click(
             interaction,
+            self.custom_id,
             lambda: flows(interaction).challenge_button(
                 interaction, self.challenge_id, self.action
             ),
@@ -147,12 +154,13 @@ class GameButton(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
         """Rebuild the button from a clicked id."""
-        return cls(int(match["id"]), match["action"])
+        return cls(parse_id(match["id"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the bot."""
-        await guarded(
+        await guarded_click(
             interaction,
+            self.custom_id,
             lambda: flows(interaction).game_button(interaction, self.game_id, self.action),
         )
 
@@ -178,12 +186,14 @@ class QuickMoveButton(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
         """Rebuild the button from a clicked id."""
-        return cls(int(match["id"]), match["move"])
+        return cls(parse_id(match["id"]), match["move"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the bot."""
-        await guarded(
-            interaction, lambda: flows(interaction).quick_move(interaction, self.game_id, self.move)
+        await guarded_click(
+            interaction,
+            self.custom_id,
+            lambda: flows(interaction).quick_move(interaction, self.game_id, self.move),
         )
 
 
@@ -219,13 +229,17 @@ class AnswerButton(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
         """Rebuild the button from a clicked id."""
-        return cls(match["kind"], int(match["id"]), int(match["ply"]), match["answer"])
+        return cls(match["kind"], parse_id(match["id"]), parse_id(match["ply"]), match["answer"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the bot."""
         handler = flows(interaction)
         answer = handler.answer_draw if self.kind == "dr" else handler.answer_undo
-        await guarded(interaction, lambda: answer(interaction, self.game_id, self.ply, self.accept))
+        await guarded_click(
+            interaction,
+            self.custom_id,
+            lambda: answer(interaction, self.game_id, self.ply, self.accept),
+        )
 
 
 class OneGameButton(
@@ -258,7 +272,7 @@ class OneGameButton(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
         """Rebuild the button from a clicked id."""
-        return cls(match["kind"], int(match["id"]))
+        return cls(match["kind"], parse_id(match["id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the bot."""
@@ -269,7 +283,7 @@ class OneGameButton(
             "sg": handler.show_game,
         }
         action = actions[self.kind]
-        await guarded(interaction, lambda: action(interaction, self.game_id))
+        await guarded_click(interaction, self.custom_id, lambda: action(interaction, self.game_id))
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
@@ -282,38 +296,33 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 """Every persistent button class; the bot registers them at start-up."""
 
 
-def _shown_custom_ids(message: discord.Message) -> set[str]:
-    """The custom ids of the components a message shows now."""
-    shown = set()
-    for row in message.components:
-        for component in getattr(row, "children", [row]):
-            custom_id = getattr(component, "custom_id", None)
-            if custom_id:
-                shown.add(custom_id)
-    return shown
-
-
 async def answer_removed_button(
     interaction: discord.Interaction, items: tuple[type[discord.ui.DynamicItem[Any]], ...]
 ) -> bool:
-    """Answer a click on one of `items` that its message no longer shows; True if it was one.
+    """Answer a click on one of `items` that its message does not show; True if it was one.
 
     A client that has not yet seen an edit (a challenge accepted, a draw offer answered)
     can still click the removed button; discord.py drops such clicks and the user would
-    see "This interaction failed". The click runs as usual instead, so the user gets the
-    specific answer ("This challenge was already accepted.").
+    see "This interaction failed". The click is handed to its item instead, whose
+    `guarded_click` acts only when the message was made for it (see
+    `bot.discord_ui.origins`), so the user gets the specific answer ("This challenge was
+    already accepted.") and a forged click on another message changes nothing.
     """
     if interaction.type is not discord.InteractionType.component or interaction.message is None:
         return False
     data = cast(dict[str, Any], interaction.data or {})
     custom_id = str(data.get("custom_id", ""))
-    if not custom_id or custom_id in _shown_custom_ids(interaction.message):
+    if not custom_id or custom_id in shown_custom_ids(interaction.message):
         return False
     for factory in items:
         match = factory.__discord_ui_compiled_template__.fullmatch(custom_id)
         if match is not None:
             base = discord.ui.Button[discord.ui.View](custom_id=custom_id)
-            item = await factory.from_custom_id(interaction, base, match)
+            try:
+                item = await factory.from_custom_id(interaction, base, match)
+            except MalformedCustomIdError as error:
+                await send_ephemeral(interaction, str(error))
+                return True
             await item.callback(interaction)
             return True
     return False

@@ -15,7 +15,7 @@ from typing import Any, Protocol, Self, cast
 import discord
 
 from bot.discord_ui.answers import Payload
-from bot.discord_ui.errors import guarded
+from bot.discord_ui.origins import guarded_click, parse_id
 from bot.discord_ui.style import STYLE
 from bot.services.container import Services
 from bot.services.records.records import Export, HistoryPage
@@ -88,12 +88,13 @@ class HistoryPageButton(
     ) -> Self:
         """Rebuild the button from a clicked id."""
         game = None if match["game"] == ALL_GAMES else match["game"]
-        return cls(int(match["user"]), game, int(match["page"]))
+        return cls(parse_id(match["user"]), game, parse_id(match["page"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Show the page in place of the current one."""
-        await guarded(
+        await guarded_click(
             interaction,
+            self.custom_id,
             lambda: RecordFlows(services_of(interaction)).show_page(
                 interaction, self.user_id, self.game, self.page
             ),
@@ -127,15 +128,20 @@ class ExportMenu(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
         """Rebuild the menu from a clicked id (the choice is in the interaction)."""
+        for number in ("user", "page"):
+            parse_id(match[number])  # refuse numbers no id can be
         return cls(None, match.string)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Export the chosen game, privately."""
         data = cast(dict[str, Any], interaction.data or {})
         values = data.get("values") or ["0"]
-        await guarded(
+        await guarded_click(
             interaction,
-            lambda: RecordFlows(services_of(interaction)).export(interaction, int(values[0])),
+            self.custom_id,
+            lambda: RecordFlows(services_of(interaction)).export(
+                interaction, parse_id(str(values[0]))
+            ),
         )
 
 

@@ -15,7 +15,7 @@ import discord
 
 from bot.discord_ui.answers import Payload, answer_in_time, player
 from bot.discord_ui.context import DiscordContext
-from bot.discord_ui.errors import guarded
+from bot.discord_ui.origins import guarded_click, parse_id
 from bot.discord_ui.style import STYLE
 from bot.services.competition.tournament_views import TournamentView
 from bot.services.competition.tournaments import Member, TournamentService
@@ -148,13 +148,15 @@ class EntryButton(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
         """Rebuild the button from a clicked id."""
-        return cls(int(match["id"]), match["action"])
+        return cls(parse_id(match["id"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the bot."""
         flows = cast(HasFlows, interaction.client).flows.tournaments
-        await guarded(
-            interaction, lambda: flows.entry_button(interaction, self.tournament_id, self.action)
+        await guarded_click(
+            interaction,
+            self.custom_id,
+            lambda: flows.entry_button(interaction, self.tournament_id, self.action),
         )
 
 

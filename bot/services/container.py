@@ -28,6 +28,7 @@ from bot.services.gate import Gate
 from bot.services.records.records import RecordService
 from bot.services.scheduler import Scheduler
 from bot.services.settings import SettingsService
+from bot.services.statistics import PlannerStatistics
 from bot.storage.repository import Repository, ShardFilter
 
 log = logging.getLogger(__name__)
@@ -152,6 +153,7 @@ class Services:
         scheduler.add("rate missed games", ratings.rate_missed)
         scheduler.add("start tournaments", tournaments.start_due)
         scheduler.add("advance tournaments", tournaments.advance_all)
+        scheduler.add("keep query statistics", PlannerStatistics(repository, clock).keep_current)
         return cls(
             repository,
             clock,

@@ -26,7 +26,8 @@ class Failure(enum.Enum):
     DISK = "disk"
     """The operating system failed to read or write the file."""
     UNREACHABLE = "unreachable"
-    """The database server (PostgreSQL) could not be reached or dropped the connection."""
+    """The database server (PostgreSQL) could not be reached, dropped the connection, or
+    is shutting down or starting up."""
 
 
 _BY_CODE = {
@@ -61,6 +62,11 @@ _BY_SQLSTATE = {
     "XX001": Failure.DAMAGED,  # data_corrupted
     "XX002": Failure.DAMAGED,  # index_corrupted
     "58030": Failure.DISK,  # io_error
+    # The server is shutting down, crashed, or is still starting (a restart): like a
+    # dropped connection, the next attempt a moment later reaches it again.
+    "57P01": Failure.UNREACHABLE,  # admin_shutdown
+    "57P02": Failure.UNREACHABLE,  # crash_shutdown
+    "57P03": Failure.UNREACHABLE,  # cannot_connect_now
 }
 """PostgreSQL's error codes (SQLSTATE) for the same kinds of trouble."""
 

@@ -185,6 +185,59 @@ def inspect_database(
             raise _reading_error(path, error) from error
 
 
+STARTUP_CHECK_LIMIT = 32 * 1024**2
+"""Start-up runs `PRAGMA quick_check` only on files up to this size (about 0.1 s); larger
+ones get the checks that do not read the whole file, and `tabula doctor` the full one."""
+_MAGIC = b"SQLite format 3\x00"
+
+
+def header_problem(path: Path) -> str | None:
+    """What is wrong with the database file's 100-byte header, read without SQLite: not
+    a database, an impossible page size, or a file shorter than the header says (cut
+    short by a full disk or a bad copy). None when it looks right."""
+    with path.open("rb") as file:
+        header = file.read(100)
+    if len(header) < 100 or not header.startswith(_MAGIC):
+        return "file is not a database"
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    if page_size < 512 or page_size & (page_size - 1):
+        return "file is not a database (its page size is impossible)"
+    pages = int.from_bytes(header[28:32], "big")
+    counter, valid_for = header[24:28], header[92:96]
+    size = path.stat().st_size
+    if counter == valid_for and pages * page_size > size:
+        return (
+            f"the file is cut short: {size} bytes where its header says "
+            f"{pages} pages of {page_size} bytes"
+        )
+    return None
+
+
+def startup_check(path: Path, *, limit: int | None = None) -> tuple[str, ...]:
+    """What start-up checks of an existing database, without reading the whole file when
+    it is large: `("ok",)` or what it found.
+
+    The header (`header_problem`), then the schema (every table and index named in it);
+    on a file up to `limit` bytes (default `STARTUP_CHECK_LIMIT`) also `PRAGMA
+    quick_check`. Damage deep in a larger file is left to `tabula doctor` (and a query
+    that meets it fails with "the database is damaged"). Raises like `inspect_database`.
+    """
+    limit = STARTUP_CHECK_LIMIT if limit is None else limit
+    problem = header_problem(path)
+    if problem is not None:
+        raise NotADatabaseError(path, problem)
+    with _connect(path) as connection:
+        try:
+            connection.execute("SELECT count(*) FROM sqlite_schema").fetchone()
+            connection.execute("PRAGMA user_version").fetchone()
+            if path.stat().st_size <= limit:
+                return _findings(connection, "quick_check")
+            return ("ok",)
+        except sqlite3.DatabaseError as error:
+            raise _reading_error(path, error) from error
+
+
 def quick_check(path: Path) -> tuple[str, ...]:
     """`PRAGMA quick_check` on an existing database: `("ok",)` or what it found.
 

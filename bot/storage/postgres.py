@@ -293,6 +293,17 @@ class PostgresRepository(SqlRepository):
             raise
         return repository
 
+    async def optimize(self) -> None:
+        """ANALYZE the tables of this schema that were never analyzed (new, or just filled
+        in bulk before autovacuum came by); autovacuum keeps the others current."""
+        async with self._postgres.pool.acquire() as connection:
+            tables = await connection.fetch(
+                "SELECT relname FROM pg_stat_user_tables WHERE schemaname = current_schema() "
+                "AND last_analyze IS NULL AND last_autoanalyze IS NULL"
+            )
+            for table in tables:
+                await connection.execute(f'ANALYZE "{table["relname"]}"')
+
     async def schema_version(self) -> int:
         """The number of the last migration applied (0 for an empty database)."""
         async with self._postgres.pool.acquire() as connection:

@@ -409,6 +409,11 @@ class Repository(Protocol):
         """One transaction around several calls of this task: all are stored, or none."""
         ...
 
+    async def optimize(self) -> None:
+        """Bring the query planner's statistics up to date where the database does not do
+        it by itself (SQLite's `PRAGMA optimize`; PostgreSQL's autovacuum analyzes)."""
+        ...
+
     async def lock(self, kind: LockKind, key: int) -> None:
         """Inside `atomic()`: hold the lock on one game or tournament until the
         transaction ends, across every process sharing the database."""
@@ -819,6 +824,10 @@ class Repository(Protocol):
         """How many announcements are in each status."""
         ...
 
+    async def message_announcement_kinds(self, game_id: int, message_id: int) -> frozenset[str]:
+        """The kinds of the game's announcements that message `message_id` delivered."""
+        ...
+
     # --- game records: histories and imported games ---
 
     async def finished_games(
@@ -829,6 +838,10 @@ class Repository(Protocol):
 
     async def count_finished_games(self, query: HistoryQuery) -> int:
         """How many finished games match `query`."""
+        ...
+
+    async def store_finished_games(self, games: Sequence[GameRecord]) -> None:
+        """Store many finished games (rows only, no moves) in one transaction (benchmarks)."""
         ...
 
     async def latest_game_at(self, location: int) -> GameRecord | None:

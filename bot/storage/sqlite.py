@@ -36,6 +36,10 @@ BUSY_TIMEOUT_MS = 20_000
 interaction is acknowledged meanwhile, so a slow lock delays the answer, not loses it)."""
 
 
+ANALYSIS_LIMIT = 1000
+"""Rows `PRAGMA optimize` samples per index (SQLite's `analysis_limit`)."""
+
+
 class SchemaTooNewError(Exception):
     """The database was migrated by a newer version of Tabula than this one."""
 
@@ -324,6 +328,7 @@ class SqliteRepository(SqlRepository):
         repository = cls(SqliteDatabase(connection))
         try:
             await repository.migrate()
+            await repository.optimize()
             if not in_memory:
                 reader = await _connect(path, "PRAGMA query_only = ON")
                 repository._sqlite.attach_reader(reader)
@@ -331,6 +336,15 @@ class SqliteRepository(SqlRepository):
             await repository.close()
             raise
         return repository
+
+    async def optimize(self) -> None:
+        """`PRAGMA optimize`: analyze the tables whose statistics are missing or stale, each
+        from at most `ANALYSIS_LIMIT` rows per index, so it takes milliseconds whatever
+        the size of the database. Without statistics SQLite may pick a worse index."""
+        async with self._sqlite.transaction():
+            connection = self._sqlite.connection
+            await connection.execute(f"PRAGMA analysis_limit = {ANALYSIS_LIMIT}")
+            await connection.execute("PRAGMA optimize = 0x10002")
 
     async def schema_version(self) -> int:
         """The number of the last migration applied (`PRAGMA user_version`)."""

@@ -58,7 +58,8 @@ async def _describe_sqlite(repository: SqlRepository) -> dict[str, Table]:
     names = [
         row["name"]
         for row in await db.fetch_all(
-            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
+            "SELECT name FROM sqlite_master WHERE type = 'table' "
+            "AND name NOT LIKE 'sqlite_%' ORDER BY name"  # SQLite's own (sqlite_stat1)
         )
         if row["name"] not in BOOKKEEPING
     ]

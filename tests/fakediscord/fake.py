@@ -568,6 +568,31 @@ class FakeDiscord:
             f"no version of message {message.id} had an enabled button {label or custom_id!r}"
         )
 
+    async def forge(
+        self,
+        user: FakeUser,
+        message: FakeMessage,
+        custom_id: str,
+        *,
+        values: list[str] | None = None,
+        locale: str = "en-US",
+    ) -> FakeInteraction:
+        """A modified client sends a click (or, with `values`, a select) on `message` with a
+        `custom_id` the message need not show.
+
+        Discord does not check that a component interaction's custom id comes from its
+        message (its documentation asks applications to check that themselves), so this
+        is delivered; what a client cannot do at all still fails: using a deleted message,
+        another user's ephemeral message, or a channel the user cannot see.
+        """
+        self._check_can_use_message(user, message)
+        if len(custom_id) > 100:
+            raise FakeDiscordError("a custom_id has at most 100 characters")
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": BUTTON}
+        if values is not None:
+            data = {"custom_id": custom_id, "component_type": 3, "values": list(values)}
+        return self._send_component(user, message, data, locale, f"forged {custom_id!r}")
+
     async def select(
         self,
         user: FakeUser,

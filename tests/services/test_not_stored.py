@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Awaitable, Callable
 
+import asyncpg
 import pytest
 
 from bot.services.errors import NotStoredError, storage_failure_message
@@ -81,3 +82,14 @@ def test_messages_for_failures_outside_a_move() -> None:
     )
     assert storage_failure_message(NotStoredError("move", Failure.FULL)) == FULL
     assert storage_failure_message(RuntimeError("database or disk is full")) is None
+
+
+def test_a_postgresql_restart_is_told_as_try_again() -> None:
+    """A server shutting down or starting up is a moment's wait, not a crash."""
+    for error in (
+        asyncpg.exceptions.AdminShutdownError("terminating connection due to administrator"),
+        asyncpg.exceptions.CrashShutdownError("terminating connection due to crash"),
+        asyncpg.exceptions.CannotConnectNowError("the database system is starting up"),
+    ):
+        message = storage_failure_message(error)
+        assert message is not None and "Try again in a moment" in message, error

@@ -82,6 +82,9 @@ def test_other_errors_are_not_storage_failures() -> None:
         (asyncpg.exceptions.DataCorruptedError("corrupt"), Failure.DAMAGED),
         (asyncpg.exceptions.ConnectionFailureError("gone"), Failure.UNREACHABLE),
         (ConnectionResetError("reset by peer"), Failure.UNREACHABLE),
+        (asyncpg.exceptions.AdminShutdownError("terminating connection"), Failure.UNREACHABLE),
+        (asyncpg.exceptions.CrashShutdownError("crash of another process"), Failure.UNREACHABLE),
+        (asyncpg.exceptions.CannotConnectNowError("starting up"), Failure.UNREACHABLE),
         (asyncpg.exceptions.UniqueViolationError("duplicate key"), None),
     ],
 )

@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot.client import bot_of
 from bot.discord_ui.buttons import MOVE_FORM, NOTATION_FIELD
 from bot.discord_ui.errors import guarded
+from bot.discord_ui.origins import parse_id
 from bot.services.errors import ServiceError
 from bot.services.games.games import visible
 from bot.storage.repository import GameRecord
@@ -152,7 +153,9 @@ class Moves(commands.Cog):
         components = cast(list[dict[str, Any]], interaction.data.get("components", []))
         notation = _form_value(components, NOTATION_FIELD) or ""
         flows = bot_of(interaction).flows
-        await guarded(interaction, lambda: flows.move(interaction, int(match["game"]), notation))
+        await guarded(
+            interaction, lambda: flows.move(interaction, parse_id(match["game"]), notation)
+        )
 
 
 async def setup(bot: commands.Bot) -> None:

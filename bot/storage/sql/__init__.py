@@ -25,6 +25,9 @@ class SqlRepository(
 ):
     """The `Repository` over a SQL database."""
 
+    async def optimize(self) -> None:
+        """Nothing by default: PostgreSQL's autovacuum keeps the statistics current."""
+
     async def close(self) -> None:
         """Close the database."""
         await self._db.close()

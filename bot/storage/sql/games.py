@@ -174,17 +174,21 @@ class GameQueries(SqlBase):
         """Open challenges involving `user_id` and/or made in `channel_id`, newest first."""
         conditions = ["status = 'open'"]
         params: list[Any] = []
-        if user_id is not None:
-            conditions.append("(challenger_id = ? OR opponent_id = ?)")
-            params += [user_id, user_id]
         if channel_id is not None:
             conditions.append("channel_id = ?")
             params.append(channel_id)
-        rows = await self._db.fetch_all(
-            f"SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE {' AND '.join(conditions)} "
-            "ORDER BY id DESC",
-            params,
-        )
+        where = " AND ".join(conditions)
+        if user_id is None:
+            sql = f"SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE {where} ORDER BY id DESC"
+        else:
+            # One index lookup per side (an OR of the two cannot use one).
+            sql = (
+                f"SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE challenger_id = ? AND {where} "
+                f"UNION ALL SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE opponent_id = ? "
+                f"AND challenger_id != ? AND {where} ORDER BY id DESC"
+            )
+            params = [user_id, *params, user_id, user_id, *params]
+        rows = await self._db.fetch_all(sql, params)
         return [challenge_from(row) for row in rows]
 
     async def due_challenges(self, now: datetime) -> list[ChallengeRecord]:
@@ -274,16 +278,21 @@ class GameQueries(SqlBase):
         """Active games of `user_id` and/or played or started in `location`, oldest first."""
         conditions = ["status = 'active'"]
         params: list[Any] = []
-        if user_id is not None:
-            conditions.append("(player0_id = ? OR player1_id = ?)")
-            params += [user_id, user_id]
         if location is not None:
             conditions.append("(thread_id = ? OR (thread_id IS NULL AND channel_id = ?))")
             params += [location, location]
-        rows = await self._db.fetch_all(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE {' AND '.join(conditions)} ORDER BY id",
-            params,
-        )
+        where = " AND ".join(conditions)
+        if user_id is None:
+            sql = f"SELECT {GAME_COLUMNS} FROM games WHERE {where} ORDER BY id"
+        else:
+            # One index lookup per seat (an OR of the two cannot use one).
+            sql = (
+                f"SELECT {GAME_COLUMNS} FROM games WHERE player0_id = ? AND {where} UNION ALL "
+                f"SELECT {GAME_COLUMNS} FROM games WHERE player1_id = ? "
+                f"AND (player0_id IS NULL OR player0_id != ?) AND {where} ORDER BY id"
+            )
+            params = [user_id, *params, user_id, user_id, *params]
+        rows = await self._db.fetch_all(sql, params)
         return [game_from(row) for row in rows]
 
     # --- settings ---

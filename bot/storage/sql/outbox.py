@@ -241,3 +241,11 @@ class OutboxQueries(SqlBase):
         for row in rows:
             counts[AnnouncementStatus(row["status"])] = row["n"]
         return counts
+
+    async def message_announcement_kinds(self, game_id: int, message_id: int) -> frozenset[str]:
+        """The kinds of the game's announcements that message `message_id` delivered."""
+        rows = await self._db.fetch_all(
+            "SELECT DISTINCT kind FROM announcements WHERE game_id = ? AND message_id = ?",
+            (game_id, message_id),
+        )
+        return frozenset(str(row["kind"]) for row in rows)

@@ -11,29 +11,46 @@ from bot.storage.sql.base import SqlBase
 from bot.storage.sql.games import insert_game, write_game
 from bot.storage.sql.rows import (
     GAME_COLUMNS,
+    GAME_UPDATE_COLUMNS,
     MOVE_COLUMNS,
     game_from,
+    game_update_values,
     move_values,
+    options_json,
     required_time,
 )
 
 _GAME_COLUMNS_OF_G = ", ".join(f"g.{column.strip()}" for column in GAME_COLUMNS.split(","))
 
 
-def _history_filter(query: HistoryQuery) -> tuple[str, list[Any]]:
-    """The WHERE clause (on `games g`) and its parameters for a history."""
-    conditions = ["g.status = 'finished'", "(g.player0_id = ? OR g.player1_id = ?)"]
-    params: list[Any] = [query.user_id, query.user_id]
+def _history_arms(query: HistoryQuery, columns: str) -> tuple[str, list[Any]]:
+    """A player's finished games matching `query` as a UNION ALL of two index lookups
+    (one per seat), each in its index's order; with its parameters.
+
+    `(player0_id = ? OR player1_id = ?)` cannot use an index lookup: SQLite scans and
+    sorts, so the cost grows with every game the server ever finished. Each half here
+    reads only the player's own games, newest first, from `games_finished_player0/1`.
+    """
+    extra = []
+    params: list[Any] = []
     if query.guild_id is not None:
-        conditions.append("g.guild_id = ?")
+        extra.append("guild_id = ?")
         params.append(query.guild_id)
     if query.with_user is not None:
-        conditions.append("(g.player0_id = ? OR g.player1_id = ?)")
+        extra.append("(player0_id = ? OR player1_id = ?)")
         params += [query.with_user, query.with_user]
     if query.game is not None:
-        conditions.append("g.game = ?")
+        extra.append("game = ?")
         params.append(query.game)
-    return " AND ".join(conditions), params
+    filters = "".join(f" AND {condition}" for condition in extra)
+    user = query.user_id
+    sql = (
+        f"SELECT {columns} FROM games WHERE status = 'finished' AND player0_id = ?{filters} "
+        "UNION ALL "
+        f"SELECT {columns} FROM games WHERE status = 'finished' AND player1_id = ? "
+        f"AND (player0_id IS NULL OR player0_id != ?){filters}"
+    )
+    return sql, [user, *params, user, user, *params]
 
 
 class RecordQueries(SqlBase):
@@ -43,20 +60,53 @@ class RecordQueries(SqlBase):
         self, query: HistoryQuery, *, limit: int, offset: int = 0
     ) -> list[FinishedGame]:
         """Finished games matching `query`, the most recently finished first."""
-        where, params = _history_filter(query)
-        rows = await self._db.fetch_all(
-            f"SELECT {_GAME_COLUMNS_OF_G}, i.game_id AS imported FROM games g "
-            f"LEFT JOIN imported_games i ON i.game_id = g.id WHERE {where} "
-            "ORDER BY g.finished_at DESC, g.id DESC LIMIT ? OFFSET ?",
+        arms, params = _history_arms(query, "id, finished_at")
+        found = await self._db.fetch_all(
+            f"{arms} ORDER BY finished_at DESC, id DESC LIMIT ? OFFSET ?",
             (*params, limit, offset),
         )
-        return [FinishedGame(game_from(row), row["imported"] is not None) for row in rows]
+        ids = [int(row["id"]) for row in found]
+        if not ids:
+            return []
+        marks = ", ".join("?" for _ in ids)
+        rows = await self._db.fetch_all(
+            f"SELECT {_GAME_COLUMNS_OF_G}, i.game_id AS imported FROM games g "
+            f"LEFT JOIN imported_games i ON i.game_id = g.id WHERE g.id IN ({marks})",
+            ids,
+        )
+        by_id = {int(row["id"]): row for row in rows}
+        return [
+            FinishedGame(game_from(by_id[i]), by_id[i]["imported"] is not None)
+            for i in ids
+            if i in by_id
+        ]
 
     async def count_finished_games(self, query: HistoryQuery) -> int:
         """How many finished games match `query`."""
-        where, params = _history_filter(query)
-        row = await self._db.fetch_one(f"SELECT COUNT(*) FROM games g WHERE {where}", params)
+        arms, params = _history_arms(query, "id")
+        row = await self._db.fetch_one(f"SELECT COUNT(*) FROM ({arms}) AS mine", params)
         return 0 if row is None else int(row[0])
+
+    async def store_finished_games(self, games: Sequence[GameRecord]) -> None:
+        """Store many finished games (rows only, no moves) in one transaction: for filling
+        a database to measure it (`tabula bench history`)."""
+        columns = ("game", "options", "guild_id", "channel_id", "created_at", *GAME_UPDATE_COLUMNS)
+        marks = ", ".join("?" for _ in columns)
+        async with self._transaction() as db:
+            await db.execute_many(
+                f"INSERT INTO games ({', '.join(columns)}) VALUES ({marks})",
+                [
+                    (
+                        game.game,
+                        options_json(game.options),
+                        game.guild_id,
+                        game.channel_id,
+                        game.created_at,
+                        *game_update_values(game),
+                    )
+                    for game in games
+                ],
+            )
 
     async def latest_game_at(self, location: int) -> GameRecord | None:
         """The newest game played in this thread or channel, whatever its status."""
