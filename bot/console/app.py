@@ -47,6 +47,7 @@ from bot.texts.clocks import (
     vacation_status_text,
 )
 from bot.texts.games import (
+    TURN_IN_PROGRESS,
     board_caption,
     challenge_text,
     closed_reason,
@@ -404,7 +405,14 @@ class ConsoleApp:
     async def board(self, user: Player, args: list[str]) -> None:
         """/board [game]."""
         game_id, _ = self._split_game_id(args)
-        view = await self.services.games.view(await self._game(user, game_id))
+        games = self.services.games
+        record = await games.record(await self._game(user, game_id))
+        view = await games.public_view(record)
+        if view.record.ply != record.ply and view.to_move_id == user.id:
+            view = await games.view_of(record)  # the mover's turn so far, for them only
+            caption = f"{board_caption(view, self.style)}\n{TURN_IN_PROGRESS}"
+            await self.show_board(view, caption, to=user)
+            return
         await self.show_board(view, board_caption(view, self.style))
 
     async def resign(self, user: Player, args: list[str]) -> None:

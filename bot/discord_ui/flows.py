@@ -41,7 +41,13 @@ from bot.services.games.rematches import RematchAskedError
 from bot.services.games.results import GameView, MoveResult, UndoStatus
 from bot.storage.repository import Announcement, AnnouncementStatus, ChallengeRecord
 from bot.texts.clocks import next_game_text
-from bot.texts.games import board_caption, challenge_text, game_title, header
+from bot.texts.games import (
+    TURN_IN_PROGRESS,
+    board_caption,
+    challenge_text,
+    game_title,
+    header,
+)
 
 log = logging.getLogger(__name__)
 
@@ -345,12 +351,17 @@ class Flows:
                 game_id,
                 guild_id=interaction.guild_id,
             )
-            view = await games.view_of(record)
+            view = await games.public_view(record)
+            caption = board_caption(view, STYLE)
+            if view.record.ply != record.ply and view.to_move_id == interaction.user.id:
+                # The mover sees their turn in progress, and only they do.
+                view, private = await games.view_of(record), True
+                caption = f"{board_caption(view, STYLE)}\n{TURN_IN_PROGRESS}"
             imported = not record.is_active and (
                 await self.services.repository.import_mark(record.id) is not None
             )
             buttons = board_buttons(view, rematch=not imported)
-            payload = await self.payloads.board(view, board_caption(view, STYLE), buttons=buttons)
+            payload = await self.payloads.board(view, caption, buttons=buttons)
             await reply.send(payload, ephemeral=private)
         finally:
             reply.close()

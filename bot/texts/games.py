@@ -247,3 +247,10 @@ def help_text() -> str:
         "/move needs only the notation."
     )
     return "\n".join(lines)
+
+
+TURN_IN_PROGRESS = (
+    "Only you see this: your turn so far. Everyone else sees the board as it was when "
+    "your turn began, until your turn ends."
+)
+"""Under the board a mover asks for in the middle of a multi-move turn."""

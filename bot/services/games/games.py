@@ -269,6 +269,16 @@ class GameService:
         """The current state for a record already read."""
         return GameView(record, (await self._loaded(record)).state)
 
+    async def public_view(self, record: GameRecord) -> GameView:
+        """The game as everyone may see it: while a multi-move turn is under way, the
+        position (and move number) at that turn's start; only the mover sees the rest."""
+        if not record.is_active:
+            return await self.view_of(record)
+        start, state = await self.turn_start(record)
+        if start == record.ply:
+            return GameView(record, state)
+        return GameView(record.evolve(ply=start), state)
+
     async def start_rows(
         self, record: GameRecord, pairing: PairingRecord | None = None
     ) -> list[NewAnnouncement]:
