@@ -647,16 +647,12 @@ class GameService:
     ) -> GameView:
         """Store the end of an active game (call under its lock) with what `rows` makes of
         it (by default the final board); `rated` (if given) replaces whether the game is
-        rated. A tournament game that ends before any move (a draw agreed or a resignation
-        at the start) keeps its result but is not rated."""
+        rated. A game that ends before either player moved (a draw agreed or a resignation
+        at the start, however it ends) keeps its result but is never rated: otherwise a
+        second account could hand its owner rating points."""
         now = self._clock.now()
         rated = record.rated if rated is None else rated
-        if (
-            rated
-            and status is GameStatus.FINISHED
-            and record.tournament_id is not None
-            and not record.ply
-        ):
+        if rated and status is GameStatus.FINISHED and not record.ply:
             rated = False
             reason = f"{reason} before any move: not rated"
         updated = record.evolve(
