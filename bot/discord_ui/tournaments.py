@@ -359,12 +359,13 @@ class TournamentFlows:
             payload["view"] = entry_buttons(view.id)
         await interaction.response.send_message(**payload)
 
-    async def listing(self, interaction: discord.Interaction) -> None:
-        """/tournament list: the server's tournaments taking entries or running, privately;
-        a list too long for one message is cut by whole lines and attached in full."""
-        records = await self.service.listed(guild_of(interaction))
-        message = tournament_list_message(records)
-        if not records:
+    async def listing(self, interaction: discord.Interaction, page: int = 1) -> None:
+        """/tournament list: a page of the server's tournaments (going ones first, then
+        ended ones), privately; a list too long for one message is cut by whole lines and
+        attached in full."""
+        listed = await self.service.listing(guild_of(interaction), page)
+        message = tournament_list_message(listed)
+        if not listed.records:
             await interaction.response.send_message(message.head, ephemeral=True)
             return
         payload = table_payload(message, "tournaments.txt")

@@ -15,9 +15,14 @@ from bot.competition.glicko2 import PROVISIONAL_DEVIATION
 from bot.competition.tables import display_width, fit
 from bot.competition.tournament import Format
 from bot.services.competition.ratings import LeaderboardEntry, RatingCard
-from bot.services.competition.tournament_views import Cancellation, TournamentView, Withdrawal
+from bot.services.competition.tournament_views import (
+    Cancellation,
+    TournamentPage,
+    TournamentView,
+    Withdrawal,
+)
 from bot.services.games.results import GameView
-from bot.storage.competition import PairingRecord, TournamentRecord, TournamentStatus
+from bot.storage.competition import PairingRecord, TournamentStatus
 from bot.texts.games import Style, game_title, start_caption
 from rules import get_game
 
@@ -201,22 +206,33 @@ def rounds_text(view: TournamentView) -> str:
     return "seeded by rating"
 
 
-def tournament_list_message(records: Sequence[TournamentRecord]) -> TableMessage:
-    """/tournament list: one line per tournament taking entries or running."""
-    if not records:
+LIST_STATUS = {
+    TournamentStatus.OPEN: "taking entries",
+    TournamentStatus.RUNNING: "running",
+    TournamentStatus.FINISHED: "finished",
+    TournamentStatus.CANCELLED: "cancelled",
+}
+
+
+def tournament_list_message(listed: TournamentPage) -> TableMessage:
+    """/tournament list: one line per tournament, going ones first, then ended ones."""
+    if not listed.records:
         return TableMessage(
-            "No tournament is taking entries or running here. Organisers start one with "
-            "/tournament create.",
+            "No tournament has been held here yet. Organisers start one with /tournament create.",
             "",
         )
     lines = [
         f"#{r.id} **{r.name}** · {get_game(r.game).title} · {r.format.label} · "
-        f"{'taking entries' if r.status is TournamentStatus.OPEN else 'running'}"
-        for r in records
+        f"{LIST_STATUS[r.status]}"
+        for r in listed.records
     ]
-    return TableMessage(
-        f"Tournaments on this server ({len(records)}):", "\n".join(lines), code=False
-    )
+    head = f"Tournaments on this server ({listed.total}):"
+    tail = ""
+    if listed.pages > 1:
+        head = f"Tournaments on this server ({listed.total}), page {listed.page} of {listed.pages}:"
+        if listed.page < listed.pages:
+            tail = f"More on page {listed.page + 1} (the `page` option)."
+    return TableMessage(head, "\n".join(lines), tail, code=False)
 
 
 def tournament_summary(view: TournamentView, style: Style) -> str:
