@@ -15,7 +15,7 @@ import shlex
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from pathlib import Path
-from typing import TextIO
+from typing import Literal, TextIO
 
 from bot.ai import DEFAULT_SECONDS
 from bot.console.competition import CompetitionCommands
@@ -248,9 +248,21 @@ class ConsoleApp:
             raise InvalidInputError(f"{shown!r} is not a game number: write one like #12.")
         return None, args
 
-    async def _game(self, user: Player, game_id: int | None, *, for_move: bool = False) -> int:
+    async def _game(
+        self,
+        user: Player,
+        game_id: int | None,
+        *,
+        for_move: bool = False,
+        answering: Literal["draw", "undo"] | None = None,
+    ) -> int:
         record = await self.services.games.find(
-            user.id, CONSOLE_CHANNEL, game_id, guild_id=CONSOLE_GUILD, for_move=for_move
+            user.id,
+            CONSOLE_CHANNEL,
+            game_id,
+            guild_id=CONSOLE_GUILD,
+            for_move=for_move,
+            answering=answering,
         )
         return record.id
 
@@ -435,7 +447,7 @@ class ConsoleApp:
     async def draw(self, user: Player, args: list[str]) -> None:
         """/draw [game] offers a draw; /draw accept|decline [game] answers one."""
         game_id, answer = self._answer(args)
-        target = await self._game(user, game_id)
+        target = await self._game(user, game_id, answering=None if answer is None else "draw")
         games = self.services.games
         if answer is None:
             await games.offer_draw(target, user.id)
@@ -445,7 +457,7 @@ class ConsoleApp:
     async def undo(self, user: Player, args: list[str]) -> None:
         """/undo [game] asks to take back moves; /undo accept|decline [game] answers."""
         game_id, answer = self._answer(args)
-        target = await self._game(user, game_id)
+        target = await self._game(user, game_id, answering=None if answer is None else "undo")
         games = self.services.games
         if answer is None:
             result = await games.request_undo(target, user.id)

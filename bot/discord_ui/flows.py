@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from typing import Literal
 
 import discord
 
@@ -384,14 +385,25 @@ class Flows:
         else:
             await self.ask_resign(interaction, game_id)
 
-    async def game_meant(self, interaction: discord.Interaction, game_id: int | None) -> int:
+    async def game_meant(
+        self,
+        interaction: discord.Interaction,
+        game_id: int | None,
+        *,
+        answering: Literal["draw", "undo"] | None = None,
+    ) -> int:
         """The game a command means: the one named (if visible here), else the caller's one
-        game here."""
+        game here (with `answering`, the one game with an offer for the caller)."""
         location = interaction.channel_id or 0
         games = self.services.games
-        return (
-            await games.find(interaction.user.id, location, game_id, guild_id=interaction.guild_id)
-        ).id
+        found = await games.find(
+            interaction.user.id,
+            location,
+            game_id,
+            guild_id=interaction.guild_id,
+            answering=answering,
+        )
+        return found.id
 
     # --- resigning ---
 
@@ -437,7 +449,7 @@ class Flows:
         reply = self.reply(interaction)
         try:
             with reply.collecting() as replying:
-                game_id = await self.game_meant(interaction, game_id)
+                game_id = await self.game_meant(interaction, game_id, answering="draw")
                 result = await games.offer_draw(game_id, interaction.user.id)
             await self.answer(reply, replying, result.view.record.location)
         finally:

@@ -14,7 +14,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 from bot.services.clock import Clock
 from bot.services.delivery.announcements import (
@@ -196,6 +196,12 @@ def undo_start(moves: Sequence[MoveRecord], seat: int, to_move: int) -> tuple[in
     while index > 0 and moves[index - 1].seat == seat:
         index -= 1
     return moves[index].ply, True
+
+
+def _offered_to(record: GameRecord, user_id: int, what: Literal["draw", "undo"]) -> bool:
+    """Whether `user_id`'s opponent has an open draw offer (or undo request) in the game."""
+    offer = record.draw_offer if what == "draw" else record.undo_request
+    return offer is not None and offer.open and offer.seat != record.seat_of(user_id)
 
 
 def visible(record: GameRecord, user_id: int, guild_id: int | None) -> bool:
@@ -1001,6 +1007,7 @@ class GameService:
         *,
         guild_id: int | None,
         for_move: bool = False,
+        answering: Literal["draw", "undo"] | None = None,
     ) -> GameRecord:
         """The game a command in `location` (a thread or channel of server `guild_id`, or a
         direct message when that is None) means.
@@ -1009,7 +1016,9 @@ class GameService:
         not is refused exactly as a game that does not exist. Otherwise the caller's one
         active game played in `location`, or started from it; with `for_move`, several are
         narrowed to those where it is the caller's turn. A game here that the caller does
-        not play is returned too, so that the caller is told they are not playing.
+        not play is returned too, so that the caller is told they are not playing. With
+        `answering`, several are narrowed to those with the opponent's open draw offer (or
+        undo request) to answer.
         """
         if game_id is not None:
             record = await self.record(game_id)
@@ -1026,6 +1035,12 @@ class GameService:
             raise NotFoundError("You have no game in progress here. Use /games to see your games.")
         if len(mine) == 1:
             return mine[0]
+        if answering is not None:
+            offered = [g for g in mine if _offered_to(g, user_id, answering)]
+            if len(offered) == 1:
+                return offered[0]
+            if offered:
+                mine = offered
         if for_move:
             waiting = [g for g in mine if g.players[g.to_move] == user_id]
             if len(waiting) == 1:
