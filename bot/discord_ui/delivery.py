@@ -238,7 +238,7 @@ class DiscordNotifier:
         """Say in each aborted game's thread that it ended without a result."""
         sent: MessageId = None
         for part, game in enumerate(games):
-            payload = {"content": aborted_text(game)}
+            payload = {"content": aborted_text(game, tournament)}
             sent = await self.poster.send(game.record.location, payload, ticket, part=part)
         return sent
 

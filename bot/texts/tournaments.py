@@ -481,8 +481,19 @@ def withdrawal_text(withdrawal: Withdrawal) -> str:
     for game in withdrawal.resigned:
         lines.append(f"Game #{game.id} is lost: {game.record.result_reason}.")
     for game in withdrawal.aborted:
-        lines.append(f"Game #{game.id} had not begun: it counts as a forfeit.")
+        lines.append(forfeit_text(game, withdrawal.player_id, name))
     return "\n".join(lines)
+
+
+def forfeit_text(game: GameView, absent_id: int, absent: str) -> str:
+    """A tournament game not played because `absent` withdrew: a forfeit, said one way
+    everywhere (the game has no result of its own; the pairing is the forfeit)."""
+    seat = game.record.seat_of(absent_id)
+    outcome = "it is a forfeit" if seat is None else f"{game.name(1 - seat)} wins it by forfeit"
+    return (
+        f"Game #{game.id} had not begun and will not be played: {absent} withdrew, so "
+        f"{outcome} (no rating changes)."
+    )
 
 
 def cancellation_text(cancellation: Cancellation, reason: str | None = None) -> str:
@@ -496,6 +507,17 @@ def cancellation_text(cancellation: Cancellation, reason: str | None = None) -> 
     return "\n".join(lines)
 
 
-def aborted_text(game: GameView) -> str:
-    """Posted where an aborted tournament game was played."""
+def aborted_text(game: GameView, tournament: TournamentView | None = None) -> str:
+    """Posted where an aborted tournament game was played: a forfeit when the tournament
+    scored the game as one (a player withdrew), else no result (a cancellation)."""
+    pairing = None
+    if tournament is not None:
+        pairing = next((p for p in tournament.pairings if p.game_id == game.id), None)
+    result = None if pairing is None else pairing.result
+    if tournament is not None and pairing is not None and result is not None:
+        won = result.winner_seat
+        if result.is_forfeit and won is not None:
+            absent_id = pairing.second_id if won == 0 else pairing.first_id
+            if absent_id is not None:
+                return forfeit_text(game, absent_id, tournament.names.get(absent_id, "a player"))
     return f"Game #{game.id} was aborted: {game.record.result_reason}. It has no result."

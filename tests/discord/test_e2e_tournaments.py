@@ -154,8 +154,10 @@ async def test_an_organiser_role_a_withdrawal_and_a_cancellation(
         note = (await withdraw.response()).message
         assert note is not None and not note.ephemeral
         assert "Alice withdrew from **Club Cup** (#1)" in note.content
-        assert "had not begun: it counts as a forfeit" in note.content
-        await fake.wait_for_message(alice_thread, lambda m: "was aborted" in m.content)
+        forfeit = "had not begun and will not be played: Alice withdrew, so"
+        assert forfeit in note.content and "wins it by forfeit" in note.content
+        told = await fake.wait_for_message(alice_thread, lambda m: forfeit in m.content)
+        assert "no result" not in told.content
         refused = await fake.slash(bob, channel, "tournament cancel")
         assert "Only Dave, who created Club Cup" in await private_text(refused)
         cancel = await fake.slash(dave, channel, "tournament cancel")
