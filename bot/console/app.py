@@ -549,7 +549,12 @@ class ConsoleApp:
         if not args:
             raise ServiceError("Name a game: /rules groups.")
         game = get_game(" ".join(args))
-        self.private(user, f"{rules_text(game)}\nThe complete rules: {page_path(game)}")
+        start = game.new_game().diagram()
+        self.private(
+            user,
+            f"{rules_text(game)}\nThe starting position:\n{start}\n"
+            f"The complete rules: {page_path(game)}",
+        )
 
     async def config(self, user: Player, args: list[str]) -> None:
         """/config [threads=on|off] [expiry=30m] [time=3d]: the simulated server's settings."""
