@@ -38,6 +38,7 @@ from rules.base import (
     GameState,
     IllegalMoveError,
     InvalidMoveError,
+    InvalidOptionError,
     Option,
     Options,
     OptionValue,
@@ -912,10 +913,20 @@ class StonesGame(Game[StonesState]):
     quick_moves = ("return",)
 
     def validate_options(self, options: Mapping[str, object]) -> dict[str, OptionValue]:
-        """Validate as usual, but a missing threshold follows the board size."""
+        """Validate as usual, but a missing threshold follows the board size, and the
+        threshold and compensation are at most the board's number of points (a lead
+        beyond it could never be reached)."""
         validated = super().validate_options(options)
+        size = int(validated["size"])
         if "threshold" not in options:
-            validated["threshold"] = default_threshold(int(validated["size"]))
+            validated["threshold"] = default_threshold(size)
+        area = size * size
+        for name in ("threshold", "compensation"):
+            if int(validated[name]) > area:
+                raise InvalidOptionError(
+                    f"{name} must be at most {area} on a {size}×{size} board (its number "
+                    f"of points), not {validated[name]}"
+                )
         return validated
 
     def initial_state(self, options: Options) -> StonesState:
