@@ -779,7 +779,7 @@ class StonesState(GameState[StonesMove]):
         for seat, colour in enumerate(self.game.colours):
             staked = " ".join(self.geometry.name(s.point) for s in self.staked[seat]) or "none"
             lines.append(
-                f"{colour}: {self.prisoners[seat]} prisoners, {lead_text(self.lead(seat))} "
+                f"{colour}: {prisoners_text(self.prisoners[seat])}, {lead_text(self.lead(seat))} "
                 f"(a capture of two or more wins when {goal_text(self.threshold(seat))}), "
                 f"stakes {staked}"
             )
@@ -805,6 +805,11 @@ def _judge(state: StonesState) -> Outcome | None:
     if not state._has_legal_move():
         return Outcome(mover, f"{colours[state.to_move]} has no legal move")
     return None
+
+
+def prisoners_text(count: int) -> str:
+    """ "1 prisoner", "6 prisoners"."""
+    return f"{count} prisoner{'' if count == 1 else 's'}"
 
 
 def lead_text(lead: int) -> str:

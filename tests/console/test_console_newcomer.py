@@ -70,3 +70,37 @@ def test_a_manual_clock_plays_on_a_scratch_copy(
     with sqlite3.connect(database) as db:
         assert db.execute("SELECT COUNT(*) FROM games").fetchone() == (0,)
         assert db.execute("SELECT COUNT(*) FROM challenges").fetchone() == (1,)
+
+
+async def test_texts_a_new_user_reads(session: Session) -> None:  # noqa: F811
+    """A Diffusion turn is numbered as a turn; a page of /history past the end says so;
+    an unknown level is a capitalised sentence; the computer's name takes its colour
+    inside its brackets; durations are written as everywhere ("in 1h")."""
+    printed = await session.run("alice> /play diffusion @bob colour=white\nbob> /accept\n")
+    assert "Challenge #1 expires in 1h." in printed
+    from rules import get_game
+
+    state = get_game("diffusion").new_game()
+    script = ""
+    while state.to_move == 0:
+        notation = state.legal_notations()[0]
+        state = state.play_text(notation)
+        script += f"alice> /move {notation}\n"
+    printed = await session.run(script)
+    assert "Turn 1 (moves 1-4): alice played" in printed
+    printed = await session.run("alice> /resign\n/history page=2\n")
+    assert "(to alice) There is no page 2: the history has 1 page; the last one:" in printed
+    printed = await session.run("alice> /play groups @tabula level=impossible\n")
+    assert "(to alice) Unknown level 'impossible': the levels are easy, medium, hard." in printed
+
+
+def test_one_prisoner_is_singular_and_the_computer_s_colour_sits_in_its_brackets() -> None:
+    """ "1 prisoner" in Stones' diagram; "Tabula (easy, White)" in a picture's words."""
+    from renderers.describe import describe
+    from renderers.view import BoardView
+    from rules import get_game
+
+    state = get_game("stones").new_game(size=5, compensation=1)
+    assert "White: 1 prisoner, " in state.diagram()
+    words = describe(get_game("groups").new_game(), BoardView(players=("Tabula (easy)", "bob")))
+    assert "Tabula (easy, White)" in words and "(easy) (" not in words
