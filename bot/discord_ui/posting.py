@@ -41,6 +41,8 @@ EPHEMERAL = 1 << 6
 """The flag of a message only its user sees."""
 DMS_CLOSED = 50007
 """Discord's error code when a user does not accept direct messages from the bot."""
+INVALID_WEBHOOK_TOKEN = 50027
+"""An interaction token past its 15 minutes: its answer can no longer be read."""
 
 TEXT_CHANNEL, ANNOUNCEMENT_CHANNEL = 0, 5
 THREAD_TYPES = {TEXT_CHANNEL: 11, ANNOUNCEMENT_CHANNEL: 10}
@@ -155,9 +157,16 @@ class Poster:
             data = await adapter.get_original_interaction_response(
                 application, token, session=webhook.session, proxy=webhook.proxy
             )
-        except discord.HTTPException as error:
-            log.info("interaction answer not found (%s): posting instead", error.status)
+        except discord.NotFound as error:
+            log.info("interaction answer not found (%s): posting instead", error.code)
             return None
+        except discord.HTTPException as error:
+            if error.code == INVALID_WEBHOOK_TOKEN or error.status == 401:
+                log.info("interaction token expired (%s): posting instead", error.code)
+                return None
+            # Anything else (a 5xx) says nothing about the answer: posting now could show
+            # it twice, so the announcement is tried again later.
+            raise
         message_id = int(data["id"])
         flags = int(data.get("flags", 0))
         if flags & EPHEMERAL:
