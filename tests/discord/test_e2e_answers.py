@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import discord
@@ -34,3 +35,51 @@ async def test_only_a_definite_not_found_leads_to_a_new_post(
             "GET", original, status=404, body={"message": "Unknown Message", "code": 10008}
         )
         assert await poster.answered(reply, {}) is None
+
+
+SLOW = 3.5
+"""Seconds each slowed database read takes: more than Discord's 3 s to answer."""
+
+
+async def test_answers_after_database_work_are_deferred_in_time(
+    fake_club: FakeClub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a database slower than 3 s, /history, /export, /settings and /tournament list,
+    info and standings defer their answers in time and then give them, privately."""
+    fake, alice, channel = fake_club.fake, fake_club.alice, fake_club.channel
+    async with running(fake, tmp_path / "t.sqlite3") as bot:
+        repository = bot.services.repository
+        for name in (
+            "finished_games",
+            "latest_game_at",
+            "get_user_settings",
+            "list_tournaments",
+            "get_tournament",
+        ):
+            monkeypatch.setattr(repository, name, slowed(getattr(repository, name)))
+        commands: list[tuple[str, dict[str, object], str]] = [
+            ("history", {}, "Alice"),
+            ("export", {}, "no finished game"),
+            ("settings", {}, "Your notification settings"),
+            ("tournament list", {}, "No tournament"),
+            ("tournament info", {"tournament": 1}, "no tournament #1"),
+            ("tournament standings", {"tournament": 1}, "no tournament #1"),
+        ]
+        for command, options, expected in commands:
+            asked = await fake.slash(alice, channel, command, options)
+            response = await asked.response(timeout=10)
+            assert response.type == 5, (command, response)  # deferred, in time
+            [answer] = await asked.followups(timeout=15)
+            assert answer.ephemeral, command
+            text = answer.content + " ".join(str(e) for e in answer.embeds)
+            assert expected.lower() in text.lower(), (command, text)
+
+
+def slowed(method):  # type: ignore[no-untyped-def]
+    """`method`, taking `SLOW` seconds longer."""
+
+    async def slow(*args, **kwargs):  # type: ignore[no-untyped-def]
+        await asyncio.sleep(SLOW)
+        return await method(*args, **kwargs)
+
+    return slow
