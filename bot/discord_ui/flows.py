@@ -27,8 +27,8 @@ from bot.discord_ui.buttons import (
     turn_buttons,
 )
 from bot.discord_ui.context import DiscordContext
-from bot.discord_ui.errors import NEEDED
 from bot.discord_ui.payloads import Payloads
+from bot.discord_ui.permissions import NEEDED
 from bot.discord_ui.replies import Reply
 from bot.discord_ui.style import STYLE, message_link
 from bot.discord_ui.tournaments import TournamentFlows
