@@ -40,7 +40,12 @@ from bot.services.errors import InvalidInputError, InvalidStateError
 from bot.services.games.games import visible
 from bot.services.games.rematches import RematchAskedError
 from bot.services.games.results import GameView, MoveResult, UndoStatus
-from bot.storage.repository import Announcement, AnnouncementStatus, ChallengeRecord
+from bot.storage.repository import (
+    Announcement,
+    AnnouncementStatus,
+    ChallengeRecord,
+    GameRecord,
+)
 from bot.texts.clocks import next_game_text
 from bot.texts.games import (
     TURN_IN_PROGRESS,
@@ -100,16 +105,18 @@ class Flows:
         for row in replying.others:
             await self.services.dispatcher.deliver_now(row.id)
 
-    async def answer(self, reply: Reply, replying: Replying, location: int) -> None:
+    async def answer(self, reply: Reply, replying: Replying, record: GameRecord) -> None:
         """Answer with the announcements held for the interaction (the rest goes with the
         dispatcher); when there were none (the command came from elsewhere), post them
-        now and point there privately."""
+        now and point there privately (where the game is now: a deleted thread is
+        replaced while posting)."""
         if replying.rows:
             await reply.announce(
-                replying, self.compose, pointer=f"Done: it is posted in <#{location}>."
+                replying, self.compose, pointer=f"Done: it is posted in <#{record.location}>."
             )
             return
         await self.deliver(replying)
+        location = (await self.services.games.record(record.id)).location
         await reply.private(f"Done: see <#{location}>.")
 
     @staticmethod
@@ -332,7 +339,7 @@ class Flows:
             payload = await self.payloads.board(view, caption, buttons=turn_buttons(view))
             await reply.send(payload, ephemeral=True)
             return
-        await self.answer(reply, replying, view.record.location)
+        await self.answer(reply, replying, view.record)
 
     async def quick_move(self, interaction: discord.Interaction, game_id: int, move: str) -> None:
         """A quick-move button: the same as typing the move."""
@@ -437,7 +444,7 @@ class Flows:
             with reply.collecting() as replying:
                 game_id = await self.game_meant(interaction, game_id)
                 view = await games.resign(game_id, interaction.user.id)
-            await self.answer(reply, replying, view.record.location)
+            await self.answer(reply, replying, view.record)
         finally:
             reply.close()
 
@@ -451,7 +458,7 @@ class Flows:
             with reply.collecting() as replying:
                 game_id = await self.game_meant(interaction, game_id, answering="draw")
                 result = await games.offer_draw(game_id, interaction.user.id)
-            await self.answer(reply, replying, result.view.record.location)
+            await self.answer(reply, replying, result.view.record)
         finally:
             reply.close()
 
@@ -504,7 +511,7 @@ class Flows:
                 payload = await self.payloads.board(view, caption, buttons=turn_buttons(view))
                 await reply.send(payload, ephemeral=True)
                 return
-            await self.answer(reply, replying, view.record.location)
+            await self.answer(reply, replying, view.record)
         finally:
             reply.close()
 
