@@ -11,6 +11,7 @@ from typing import Any
 
 from bot.services.games.results import GameView
 from bot.storage.repository import GameStatus
+from renderers.page import with_colour
 from rules import GameError, GameState, get_game
 
 log = logging.getLogger(__name__)
@@ -179,7 +180,9 @@ def _replay_description(
     """ "Replay of the game, N moves." and the final position in words, within the limit."""
     game = states[-1].game
     names = shown.players
-    players = f"{names[0]} ({game.colours[0]}) against {names[1]} ({game.colours[1]})"
+    players = (
+        f"{with_colour(names[0], game.colours[0])} against {with_colour(names[1], game.colours[1])}"
+    )
     head = f"Animated replay of {game.title}, {players}, {moves} move{'s' if moves != 1 else ''}. "
     final = module.describe(states[-1], shown)
     text = head + "At the end: " + final

@@ -7,6 +7,7 @@ import logging
 import re
 import sys
 from datetime import datetime
+from pathlib import Path
 from typing import TextIO
 
 from bot.config import Settings
@@ -90,18 +91,28 @@ _levels: dict[str, int] = {}
 """Logger name → its level before `configure_logging` first changed it."""
 
 
-def configure_logging(settings: Settings, stream: TextIO | None = None) -> logging.Handler:
-    """Send every log record to `stream` (default: standard error) at the configured levels.
+def configure_logging(
+    settings: Settings, stream: TextIO | None = None, *, path: Path | None = None
+) -> logging.Handler:
+    """Send every log record to `stream` (default: standard error), or appended to the
+    file `path` (created at the first record), at the configured levels.
 
-    Calling it again replaces the handler it added before (other handlers stay).
-    Returns the handler.
+    Calling it again replaces the handler it added before (other handlers stay; a file
+    handler replaced is closed). Returns the handler.
     """
-    handler = StderrHandler() if stream is None else logging.StreamHandler(stream)
+    handler: logging.Handler
+    if path is not None:
+        handler = logging.FileHandler(path, encoding="utf-8", delay=True)
+    else:
+        handler = StderrHandler() if stream is None else logging.StreamHandler(stream)
     handler.setFormatter(IsoFormatter(FORMAT))
     handler.addFilter(RedactingFilter((settings.token or "",)))
     root = logging.getLogger()
     while _installed:
-        root.removeHandler(_installed.pop())
+        old = _installed.pop()
+        root.removeHandler(old)
+        if isinstance(old, logging.FileHandler):
+            old.close()
     root.addHandler(handler)
     _installed.append(handler)
     levels = {"": settings.log_level, **dict.fromkeys(DISCORD_LOGGERS, settings.discord_log_level)}

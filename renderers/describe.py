@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from renderers.base import renderer_for
-from renderers.page import move_line, seat_name, status_line
+from renderers.page import move_line, seat_name, status_line, with_colour
 from renderers.view import BoardView
 from rules import GameState
 
@@ -68,7 +68,7 @@ def fit_description(head: str, position: str, limit: int = MAX_DESCRIPTION) -> s
 def _who(state: GameState[Any], view: BoardView, seat: int) -> str:
     colour = state.game.colours[seat]
     name = seat_name(state, view, seat) if view.players is None else view.players[seat]
-    return colour if name == colour else f"{name} ({colour})"
+    return colour if name == colour else with_colour(name, colour)
 
 
 def _sentence(text: str) -> str:

@@ -38,6 +38,7 @@ from rules.base import (
     GameState,
     IllegalMoveError,
     InvalidMoveError,
+    InvalidOptionError,
     Option,
     Options,
     OptionValue,
@@ -778,7 +779,7 @@ class StonesState(GameState[StonesMove]):
         for seat, colour in enumerate(self.game.colours):
             staked = " ".join(self.geometry.name(s.point) for s in self.staked[seat]) or "none"
             lines.append(
-                f"{colour}: {self.prisoners[seat]} prisoners, {lead_text(self.lead(seat))} "
+                f"{colour}: {prisoners_text(self.prisoners[seat])}, {lead_text(self.lead(seat))} "
                 f"(a capture of two or more wins when {goal_text(self.threshold(seat))}), "
                 f"stakes {staked}"
             )
@@ -804,6 +805,11 @@ def _judge(state: StonesState) -> Outcome | None:
     if not state._has_legal_move():
         return Outcome(mover, f"{colours[state.to_move]} has no legal move")
     return None
+
+
+def prisoners_text(count: int) -> str:
+    """ "1 prisoner", "6 prisoners"."""
+    return f"{count} prisoner{'' if count == 1 else 's'}"
 
 
 def lead_text(lead: int) -> str:
@@ -912,10 +918,20 @@ class StonesGame(Game[StonesState]):
     quick_moves = ("return",)
 
     def validate_options(self, options: Mapping[str, object]) -> dict[str, OptionValue]:
-        """Validate as usual, but a missing threshold follows the board size."""
+        """Validate as usual, but a missing threshold follows the board size, and the
+        threshold and compensation are at most the board's number of points (a lead
+        beyond it could never be reached)."""
         validated = super().validate_options(options)
+        size = int(validated["size"])
         if "threshold" not in options:
-            validated["threshold"] = default_threshold(int(validated["size"]))
+            validated["threshold"] = default_threshold(size)
+        area = size * size
+        for name in ("threshold", "compensation"):
+            if int(validated[name]) > area:
+                raise InvalidOptionError(
+                    f"{name} must be at most {area} on a {size}×{size} board (its number "
+                    f"of points), not {validated[name]}"
+                )
         return validated
 
     def initial_state(self, options: Options) -> StonesState:

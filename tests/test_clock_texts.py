@@ -111,9 +111,14 @@ def test_board_clocks_after_a_loss_on_time() -> None:
 
 
 def test_clock_line() -> None:
-    """Who must move by when; with a bank, the other's bank too; vacations named."""
-    view = GameView(record(), get_game("groups").new_game())
+    """Who must move by when; with a bank, the other's bank too; vacations named; a
+    position the clock has moved past names the player to move there, without a deadline."""
+    start = get_game("groups").new_game()
+    view = GameView(record(), start.play_text(start.legal_notations()[0]))  # bob to move
     style = PlainStyle()
+    assert clock_line(GameView(record(), start), status(), style) == (
+        "⏱ 3d per move: alice has 3d left."
+    )
     assert clock_line(view, status(), style) == (
         "⏱ 3d per move: bob has 2d 5h left (runs out at 12 Mar 17:00)."
     )

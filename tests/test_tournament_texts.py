@@ -8,7 +8,7 @@ from bot.competition.glicko2 import Rating
 from bot.competition.records import Result
 from bot.competition.tournament import Format
 from bot.services.competition.ratings import LeaderboardEntry, RatingCard
-from bot.services.competition.tournament_views import TournamentView
+from bot.services.competition.tournament_views import TournamentPage, TournamentView
 from bot.storage.competition import (
     EntrantRecord,
     PairingRecord,
@@ -172,16 +172,23 @@ def test_names_list_stops_between_names() -> None:
 
 
 def test_the_tournament_list_is_one_line_each() -> None:
-    """/tournament list: a head counting them and one line per tournament, not a code
-    block; nothing going on says how to start one."""
-    records = [
+    """/tournament list: a head counting them and one line per tournament (ended ones
+    too), not a code block; a list of several pages says which and where the next is;
+    none at all says how to start one."""
+    records = (
         tournament(id=3, name="Spring Swiss", status=TournamentStatus.RUNNING),
         tournament(Format.SINGLE_ELIMINATION, id=4),
-    ]
-    message = tournament_list_message(records)
-    assert message.text() == (
-        "Tournaments on this server (2):\n"
-        "#3 **Spring Swiss** · Groups · Swiss · running\n"
-        "#4 **Cup** · Groups · Knockout · taking entries"
+        tournament(id=2, name="Winter", status=TournamentStatus.FINISHED),
     )
-    assert tournament_list_message([]).head.startswith("No tournament is taking entries")
+    message = tournament_list_message(TournamentPage(records, 1, 1, 3))
+    assert message.text() == (
+        "Tournaments on this server (3):\n"
+        "#3 **Spring Swiss** · Groups · Swiss · running\n"
+        "#4 **Cup** · Groups · Knockout · taking entries\n"
+        "#2 **Winter** · Groups · Swiss · finished"
+    )
+    paged = tournament_list_message(TournamentPage(records, 1, 2, 20))
+    assert paged.head == "Tournaments on this server (20), page 1 of 2:"
+    assert paged.tail == "More on page 2 (the `page` option)."
+    empty = tournament_list_message(TournamentPage((), 1, 1, 0))
+    assert empty.head.startswith("No tournament has been held here yet.")

@@ -56,7 +56,7 @@ def parse_level(text: str) -> Level:
         return Level(text.strip().lower())
     except ValueError:
         choices = ", ".join(level.value for level in Level)
-        raise ValueError(f"unknown level {text!r}; the levels are: {choices}") from None
+        raise ValueError(f"Unknown level {text!r}: the levels are {choices}.") from None
 
 
 def budget_for(level: Level, seconds: float = DEFAULT_SECONDS) -> Budget:

@@ -4,19 +4,31 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import sqlite3
 import sys
+import tempfile
+from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
 from bot.cli.startup import CONFIG_STATUS, database_problem, start
 from bot.config import Settings
 from bot.console.app import ConsoleApp
+from bot.logs import configure_logging
 from bot.services.clock import Clock, ManualClock, SystemClock
 from bot.services.computer.runner import TurnRunner
-from bot.storage.opening import DatabaseLocation, open_repository, parse_location
+from bot.storage.opening import (
+    DatabaseLocation,
+    display_location,
+    open_repository,
+    parse_location,
+)
 from bot.web.server import WebServer
 
 DEFAULT_IMAGE_DIR = Path("console-boards")
+DEFAULT_LOG = Path("tabula-console.log")
+"""Where the console's log lines go by default (they would mix with its output)."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -45,6 +57,12 @@ def add_console_arguments(parser: argparse.ArgumentParser) -> None:
         type=Path,
         default=DEFAULT_IMAGE_DIR,
         help=f"folder for board pictures (default: {DEFAULT_IMAGE_DIR})",
+    )
+    parser.add_argument(
+        "--log",
+        default=str(DEFAULT_LOG),
+        help=f"file for log lines, kept out of the console's output (default: {DEFAULT_LOG}; "
+        "'-' for standard error)",
     )
 
 
@@ -106,17 +124,55 @@ def start_console(
     settings: Settings,
     *,
     manual_clock: bool = False,
+    log: str = str(DEFAULT_LOG),
 ) -> int:
-    """Run the console; a database it cannot use is one line and status 1."""
-    problem = database_problem(database)
-    if problem is not None:
-        print(f"tabula: {problem}", file=sys.stderr)
-        return 1
-    try:
-        asyncio.run(run_console(database, images, settings, manual_clock=manual_clock))
-    except KeyboardInterrupt:
-        print(file=sys.stderr)
+    """Run the console; a database it cannot use is one line and status 1. Log lines go
+    to the file `log` ('-': standard error), not into the console's output; with
+    `manual_clock`, a SQLite database is played on a scratch copy (simulated dates never
+    reach it), and a PostgreSQL one is used as it is, which is said first."""
+    with contextlib.ExitStack() as stack:
+        if log != "-":
+            configure_logging(settings, path=Path(log))
+            stack.callback(configure_logging, settings)  # back to standard error after
+        problem = database_problem(database)
+        if problem is not None:
+            print(f"tabula: {problem}", file=sys.stderr)
+            return 1
+        if manual_clock:
+            database = stack.enter_context(scratch_copy(database))
+        try:
+            asyncio.run(run_console(database, images, settings, manual_clock=manual_clock))
+        except KeyboardInterrupt:
+            print(file=sys.stderr)
     return 0
+
+
+@contextlib.contextmanager
+def scratch_copy(database: DatabaseLocation) -> Iterator[DatabaseLocation]:
+    """Where a console with a manual clock plays: a temporary copy of a SQLite file
+    (deleted afterwards), so the simulated future never reaches the real database; a
+    PostgreSQL database cannot be copied, so the player is told it is used as it is."""
+    if not isinstance(database, Path):
+        print(MANUAL_CLOCK_IN_PLACE.format(database=display_location(database)), file=sys.stderr)
+        yield database
+        return
+    with tempfile.TemporaryDirectory(prefix="tabula-manual-clock-") as folder:
+        copy = Path(folder) / database.name
+        if database.exists():
+            with sqlite3.connect(database) as source, sqlite3.connect(copy) as target:
+                source.backup(target)
+        print(MANUAL_CLOCK_COPY.format(database=database), file=sys.stderr)
+        yield copy
+
+
+MANUAL_CLOCK_COPY = (
+    "--manual-clock: playing on a scratch copy of {database}; nothing of this session "
+    "is saved in it."
+)
+MANUAL_CLOCK_IN_PLACE = (
+    "--manual-clock: {database} cannot be copied, so this session writes its simulated "
+    "dates into it; use a database kept for trying things."
+)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -125,4 +181,6 @@ def run(args: argparse.Namespace) -> int:
     if settings is None:
         return CONFIG_STATUS
     database = args.database or settings.database
-    return start_console(database, args.images, settings, manual_clock=args.manual_clock)
+    return start_console(
+        database, args.images, settings, manual_clock=args.manual_clock, log=args.log
+    )

@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
         settings = replace(settings, database=args.database)
     if settings.token is None:
         print(NO_TOKEN_HELP, file=sys.stderr)
-        return start_console(settings.database, args.images, settings)
+        return start_console(settings.database, args.images, settings, log=args.log)
     problem = database_problem(settings.database)
     if problem is not None:
         print(f"tabula: {problem}", file=sys.stderr)

@@ -15,7 +15,7 @@ import shlex
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from pathlib import Path
-from typing import TextIO
+from typing import Literal, TextIO
 
 from bot.ai import DEFAULT_SECONDS
 from bot.console.competition import CompetitionCommands
@@ -47,6 +47,7 @@ from bot.texts.clocks import (
     vacation_status_text,
 )
 from bot.texts.games import (
+    TURN_IN_PROGRESS,
     board_caption,
     challenge_text,
     closed_reason,
@@ -251,9 +252,21 @@ class ConsoleApp:
             raise InvalidInputError(f"{shown!r} is not a game number: write one like #12.")
         return None, args
 
-    async def _game(self, user: Player, game_id: int | None, *, for_move: bool = False) -> int:
+    async def _game(
+        self,
+        user: Player,
+        game_id: int | None,
+        *,
+        for_move: bool = False,
+        answering: Literal["draw", "undo"] | None = None,
+    ) -> int:
         record = await self.services.games.find(
-            user.id, CONSOLE_CHANNEL, game_id, guild_id=CONSOLE_GUILD, for_move=for_move
+            user.id,
+            CONSOLE_CHANNEL,
+            game_id,
+            guild_id=CONSOLE_GUILD,
+            for_move=for_move,
+            answering=answering,
         )
         return record.id
 
@@ -408,7 +421,14 @@ class ConsoleApp:
     async def board(self, user: Player, args: list[str]) -> None:
         """/board [game]."""
         game_id, _ = self._split_game_id(args)
-        view = await self.services.games.view(await self._game(user, game_id))
+        games = self.services.games
+        record = await games.record(await self._game(user, game_id))
+        view = await games.public_view(record)
+        if view.record.ply != record.ply and view.to_move_id == user.id:
+            view = await games.view_of(record)  # the mover's turn so far, for them only
+            caption = f"{board_caption(view, self.style)}\n{TURN_IN_PROGRESS}"
+            await self.show_board(view, caption, to=user)
+            return
         await self.show_board(view, board_caption(view, self.style))
 
     async def resign(self, user: Player, args: list[str]) -> None:
@@ -431,7 +451,7 @@ class ConsoleApp:
     async def draw(self, user: Player, args: list[str]) -> None:
         """/draw [game] offers a draw; /draw accept|decline [game] answers one."""
         game_id, answer = self._answer(args)
-        target = await self._game(user, game_id)
+        target = await self._game(user, game_id, answering=None if answer is None else "draw")
         games = self.services.games
         if answer is None:
             await games.offer_draw(target, user.id)
@@ -441,7 +461,7 @@ class ConsoleApp:
     async def undo(self, user: Player, args: list[str]) -> None:
         """/undo [game] asks to take back moves; /undo accept|decline [game] answers."""
         game_id, answer = self._answer(args)
-        target = await self._game(user, game_id)
+        target = await self._game(user, game_id, answering=None if answer is None else "undo")
         games = self.services.games
         if answer is None:
             result = await games.request_undo(target, user.id)
@@ -549,7 +569,12 @@ class ConsoleApp:
         if not args:
             raise ServiceError("Name a game: /rules groups.")
         game = get_game(" ".join(args))
-        self.private(user, f"{rules_text(game)}\nThe complete rules: {page_path(game)}")
+        start = game.new_game().diagram()
+        self.private(
+            user,
+            f"{rules_text(game)}\nThe starting position:\n{start}\n"
+            f"The complete rules: {page_path(game)}",
+        )
 
     async def config(self, user: Player, args: list[str]) -> None:
         """/config [threads=on|off] [expiry=30m] [time=3d]: the simulated server's settings."""

@@ -39,7 +39,7 @@ TOURNAMENT_HELP = (
     "/tournament create GAME FORMAT [rounds=N] [time=3d] [entry=1h] [name=...] [max=N] "
     "[casual] [option=value ...]; FORMAT is round-robin, double-round-robin, swiss or "
     "knockout. Then /tournament join|leave|start|standings|pairings [round]|"
-    "withdraw [@user]|cancel|info, and /tournament list; name a tournament with #3 (or "
+    "withdraw [@user]|cancel|info, and /tournament list [page=N]; name a tournament with #3 (or "
     "tournament=3), a round with round=2 (or a bare 2 after pairings)."
 )
 
@@ -258,8 +258,12 @@ class CompetitionCommands:
         self.output.say(tournament_summary(view, self.output.style))
 
     async def _list(self, user: Player, args: list[str]) -> None:
-        """/tournament list: the same list as on Discord, privately."""
-        message = tournament_list_message(await self._tournaments.listed(self._guild))
+        """/tournament list [page=N]: the same list as on Discord, privately."""
+        named = _named_numbers(args, ("page",))
+        if len(named) != len(args):
+            raise ServiceError("Write /tournament list [page=N], like /tournament list page=2.")
+        listed = await self._tournaments.listing(self._guild, named.get("page", 1))
+        message = tournament_list_message(listed)
         self.output.private(user, plain_message(message))
 
     async def _find(self, user: Player, tournament_id: int | None) -> TournamentView:

@@ -194,7 +194,7 @@ class ConsoleNotifier:
     ) -> MessageId:
         """Which games were aborted."""
         for game in games:
-            self.output.say(aborted_text(game))
+            self.output.say(aborted_text(game, tournament))
         return self._done(ticket)
 
     async def tournament_seed_advanced(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import math
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TextIO
 
@@ -20,7 +20,7 @@ from bot.services.container import Services
 from bot.services.games.players import Player
 from bot.services.games.results import GameView
 from bot.storage.repository import GameRecord
-from bot.texts.clocks import board_clocks, clock_line
+from bot.texts.clocks import board_clocks, clock_line, format_left
 from bot.texts.tournaments import TableMessage
 
 
@@ -35,18 +35,19 @@ class ConsoleStyle:
         return f"@{name}"
 
     def when(self, moment: datetime) -> str:
-        """ "in 59 min", "in 23 h 5 min", "in 5 days", "in 4 days 14 h" (or "now"), rounded
-        rather than cut: five days less a few seconds are "in 5 days"."""
+        """ "in 59m", "in 1h", "in 23h 5m", "in 5d", "in 4d 14h" (or "now"): durations
+        written as everywhere else (`format_left`), rounded rather than cut: five days
+        less a few seconds are "in 5d"."""
         seconds = (moment - self._clock.now()).total_seconds()
         if seconds <= 0:
             return "now"
         if seconds < 3600:
-            return f"in {math.ceil(seconds / 60)} min"
-        if seconds < 86400 * 2:
-            hours, minutes = divmod(round(seconds / 60), 60)
-            return f"in {hours} h {minutes} min"
-        days, hours = divmod(round(seconds / 3600), 24)
-        return f"in {days} days" + (f" {hours} h" if hours else "")
+            rounded = math.ceil(seconds / 60) * 60
+        elif seconds < 86400 * 2:
+            rounded = round(seconds / 60) * 60
+        else:
+            rounded = round(seconds / 3600) * 3600
+        return f"in {format_left(timedelta(seconds=rounded))}"
 
     def game_link(self, record: GameRecord) -> str:
         """`/board #12`."""

@@ -80,6 +80,9 @@ class RecordCommands:
         lines = [heading, *history_lines(found, self._host.style), page_footer(found)]
         if found.page < found.pages:
             lines.append(f"(older games: /history page={found.page + 1})")
+        if page > found.pages:
+            pages = f"{found.pages} page{'s' if found.pages != 1 else ''}"
+            lines.insert(0, f"There is no page {page}: the history has {pages}; the last one:")
         self._host.private(user, "\n".join(lines))
 
     async def export(self, user: Player, args: list[str]) -> None:

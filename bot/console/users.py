@@ -8,8 +8,9 @@ import re
 from bot.services.errors import InvalidInputError
 from bot.services.games.players import Player
 
-NAME = re.compile(r"[A-Za-z][\w.-]{0,31}")
-"""A console user name: a letter, then letters, digits, `_`, `.` or `-` (up to 32)."""
+NAME = re.compile(r"[^\W\d_][\w.-]{0,31}")
+"""A console user name: a letter (of any alphabet), then letters, digits, `_`, `.` or `-`
+(up to 32)."""
 
 
 def user_id(name: str) -> int:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
+import discord
+
 from bot.discord_ui.answers import Payload
 from bot.discord_ui.buttons import challenge_buttons
 from bot.discord_ui.context import DiscordContext
@@ -39,6 +41,7 @@ from bot.services.delivery.announcements import (
     UndoNotice,
 )
 from bot.services.delivery.notify import MessageId, Ticket
+from bot.services.delivery.outbox import DeliveryRefused
 from bot.services.games.results import GameView
 from bot.storage.competition import PairingRecord
 from bot.storage.repository import ChallengeRecord
@@ -61,6 +64,10 @@ from bot.texts.tournaments import (
 )
 
 log = logging.getLogger(__name__)
+
+UNKNOWN_CHANNEL = 10003
+"""Discord's error code for a channel or thread that does not exist (deleted)."""
+THREAD_DELETED = "The game's thread was deleted, so the game goes on in this new thread."
 
 
 def undelivered_text(notice: UndeliveredNotice) -> str:
@@ -105,46 +112,65 @@ class DiscordNotifier:
         payload = await self.payloads.start(notice)
         return await self.poster.send(location, payload, ticket)
 
-    async def _answerable(self, location: int, payload: Payload, ticket: Ticket) -> MessageId:
+    async def _answerable(self, view: GameView, payload: Payload, ticket: Ticket) -> MessageId:
         """An announcement an interaction was to answer: its answer if it was sent (or is
-        deferred, filled in now), else a post."""
+        deferred, filled in now), else a post where the game is played."""
         if ticket.reply is not None:
             found = await self.poster.answered(ticket.reply, payload)
             if found is not None:
                 return found
-        return await self.poster.send(location, payload, ticket)
+        return await self._in_game(view, payload, ticket)
+
+    async def _in_game(self, view: GameView, payload: Payload, ticket: Ticket) -> MessageId:
+        """Post where the game is played; if its thread was deleted, in a new thread in its
+        channel (recorded as the game's), with a line saying why. When the channel is gone
+        too, the refusal stands (the players are told by direct message)."""
+        record = view.record
+        try:
+            return await self.poster.send(record.location, payload, ticket)
+        except DeliveryRefused as refusal:
+            cause = refusal.__cause__
+            gone = isinstance(cause, discord.NotFound) and cause.code == UNKNOWN_CHANNEL
+            if not gone or record.thread_id is None or record.guild_id is None:
+                raise
+            thread = await self.poster.thread(
+                record.guild_id, record.channel_id, thread_name(view), ticket, "game thread deleted"
+            )
+            if thread is None:
+                raise
+            await self.context.services.games.set_thread(record.id, thread)
+            log.info(
+                "game %s: thread %s was deleted; now in %s", record.id, record.thread_id, thread
+            )
+            moved = f"{THREAD_DELETED}\n{payload.get('content') or ''}".rstrip()
+            return await self.poster.send(thread, {**payload, "content": moved}, ticket)
 
     async def move_played(self, notice: MoveNotice, *, ticket: Ticket) -> MessageId:
         """The board after a completed turn."""
-        location = notice.view.record.location
-        return await self._answerable(location, await self.payloads.move(notice), ticket)
+        return await self._answerable(notice.view, await self.payloads.move(notice), ticket)
 
     async def game_finished(self, notice: EndNotice, *, ticket: Ticket) -> MessageId:
         """The final board of a game that ended without a move."""
-        location = notice.view.record.location
-        return await self._answerable(location, await self.payloads.end(notice), ticket)
+        return await self._answerable(notice.view, await self.payloads.end(notice), ticket)
 
     async def offer_made(self, notice: OfferNotice, *, ticket: Ticket) -> MessageId:
         """A draw offer or undo request, with the answer buttons."""
-        location = notice.view.record.location
-        return await self._answerable(location, self.payloads.offer(notice), ticket)
+        return await self._answerable(notice.view, self.payloads.offer(notice), ticket)
 
     async def offer_declined(self, notice: AnswerNotice, *, ticket: Ticket) -> MessageId:
         """A declined draw offer or undo request."""
-        location = notice.view.record.location
-        return await self._answerable(location, self.payloads.declined(notice), ticket)
+        return await self._answerable(notice.view, self.payloads.declined(notice), ticket)
 
     async def moves_taken_back(self, notice: UndoNotice, *, ticket: Ticket) -> MessageId:
         """The board after moves were taken back."""
-        location = notice.view.record.location
-        return await self._answerable(location, await self.payloads.undone(notice), ticket)
+        return await self._answerable(notice.view, await self.payloads.undone(notice), ticket)
 
     # --- clocks and correspondence ---
 
     async def timed_out(self, notice: TimeoutNotice, *, ticket: Ticket) -> MessageId:
         """The final board in the thread, mentioning both players."""
         payload = await self.payloads.timeout(notice)
-        return await self.poster.send(notice.view.record.location, payload, ticket)
+        return await self._in_game(notice.view, payload, ticket)
 
     async def timeout_dm(self, notice: TimeoutNotice, user_id: int, *, ticket: Ticket) -> MessageId:
         """A direct message about a loss on time."""
@@ -238,7 +264,7 @@ class DiscordNotifier:
         """Say in each aborted game's thread that it ended without a result."""
         sent: MessageId = None
         for part, game in enumerate(games):
-            payload = {"content": aborted_text(game)}
+            payload = {"content": aborted_text(game, tournament)}
             sent = await self.poster.send(game.record.location, payload, ticket, part=part)
         return sent
 

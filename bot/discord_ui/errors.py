@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 import discord
 from discord import app_commands
 
+from bot.discord_ui.permissions import NEEDED
 from bot.refusals import MESSAGE_LIMIT, refusal_text, shorten
 from bot.services.errors import ServiceError, storage_failure_message
 from bot.services.gate import Gate
@@ -18,11 +19,6 @@ from rules import GameError
 log = logging.getLogger(__name__)
 
 APOLOGY = "Sorry, something went wrong on my side. The error was logged; please try again."
-NEEDED = (
-    "A moderator can give me View Channel, Send Messages, Send Messages in Threads, "
-    "Attach Files and Create Public Threads in this channel."
-)
-"""The permissions the bot needs where games are played."""
 
 
 def docs_url_of(interaction: discord.Interaction) -> str | None:
@@ -52,7 +48,9 @@ def user_message(error: BaseException, docs_url: str | None = None) -> str | Non
         )
     if isinstance(error, app_commands.NoPrivateMessage):
         return "This command works in servers only."
-    if isinstance(error, app_commands.TransformerError | app_commands.CheckFailure):
+    if isinstance(error, app_commands.TransformerError):
+        return transformer_message(error)
+    if isinstance(error, app_commands.CheckFailure):
         return str(error)
     return None
 
@@ -112,3 +110,16 @@ async def guarded(
                 await action()
     except Exception as error:
         await report(interaction, error)
+
+
+def transformer_message(error: app_commands.TransformerError) -> str:
+    """A slash option Discord's data could not turn into what the command takes: a user
+    given where a member of this server is needed has left it (or cannot be seen)."""
+    if error.type in (discord.AppCommandOptionType.user, discord.AppCommandOptionType.mentionable):
+        value = error.value
+        name = getattr(value, "display_name", None) or getattr(value, "name", None) or value
+        return (
+            f"{name} is not a member of this server (they may have left it), so they cannot "
+            "play here. Challenge someone who is a member."
+        )
+    return str(error)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from typing import Literal
 
 import discord
 
@@ -26,8 +27,8 @@ from bot.discord_ui.buttons import (
     turn_buttons,
 )
 from bot.discord_ui.context import DiscordContext
-from bot.discord_ui.errors import NEEDED
 from bot.discord_ui.payloads import Payloads
+from bot.discord_ui.permissions import NEEDED
 from bot.discord_ui.replies import Reply
 from bot.discord_ui.style import STYLE, message_link
 from bot.discord_ui.tournaments import TournamentFlows
@@ -39,9 +40,20 @@ from bot.services.errors import InvalidInputError, InvalidStateError
 from bot.services.games.games import visible
 from bot.services.games.rematches import RematchAskedError
 from bot.services.games.results import GameView, MoveResult, UndoStatus
-from bot.storage.repository import Announcement, AnnouncementStatus, ChallengeRecord
+from bot.storage.repository import (
+    Announcement,
+    AnnouncementStatus,
+    ChallengeRecord,
+    GameRecord,
+)
 from bot.texts.clocks import next_game_text
-from bot.texts.games import board_caption, challenge_text, game_title, header
+from bot.texts.games import (
+    TURN_IN_PROGRESS,
+    board_caption,
+    challenge_text,
+    game_title,
+    header,
+)
 from bot.texts.guide import Page, with_guide
 
 log = logging.getLogger(__name__)
@@ -94,16 +106,18 @@ class Flows:
         for row in replying.others:
             await self.services.dispatcher.deliver_now(row.id)
 
-    async def answer(self, reply: Reply, replying: Replying, location: int) -> None:
+    async def answer(self, reply: Reply, replying: Replying, record: GameRecord) -> None:
         """Answer with the announcements held for the interaction (the rest goes with the
         dispatcher); when there were none (the command came from elsewhere), post them
-        now and point there privately."""
+        now and point there privately (where the game is now: a deleted thread is
+        replaced while posting)."""
         if replying.rows:
             await reply.announce(
-                replying, self.compose, pointer=f"Done: it is posted in <#{location}>."
+                replying, self.compose, pointer=f"Done: it is posted in <#{record.location}>."
             )
             return
         await self.deliver(replying)
+        location = (await self.services.games.record(record.id)).location
         await reply.private(f"Done: see <#{location}>.")
 
     @staticmethod
@@ -331,7 +345,7 @@ class Flows:
             payload = await self.payloads.board(view, caption, buttons=turn_buttons(view))
             await reply.send(payload, ephemeral=True)
             return
-        await self.answer(reply, replying, view.record.location)
+        await self.answer(reply, replying, view.record)
 
     async def quick_move(self, interaction: discord.Interaction, game_id: int, move: str) -> None:
         """A quick-move button: the same as typing the move."""
@@ -351,12 +365,17 @@ class Flows:
                 game_id,
                 guild_id=interaction.guild_id,
             )
-            view = await games.view_of(record)
+            view = await games.public_view(record)
+            caption = board_caption(view, STYLE)
+            if view.record.ply != record.ply and view.to_move_id == interaction.user.id:
+                # The mover sees their turn in progress, and only they do.
+                view, private = await games.view_of(record), True
+                caption = f"{board_caption(view, STYLE)}\n{TURN_IN_PROGRESS}"
             imported = not record.is_active and (
                 await self.services.repository.import_mark(record.id) is not None
             )
             buttons = board_buttons(view, rematch=not imported)
-            payload = await self.payloads.board(view, board_caption(view, STYLE), buttons=buttons)
+            payload = await self.payloads.board(view, caption, buttons=buttons)
             await reply.send(payload, ephemeral=private)
         finally:
             reply.close()
@@ -379,14 +398,25 @@ class Flows:
         else:
             await self.ask_resign(interaction, game_id)
 
-    async def game_meant(self, interaction: discord.Interaction, game_id: int | None) -> int:
+    async def game_meant(
+        self,
+        interaction: discord.Interaction,
+        game_id: int | None,
+        *,
+        answering: Literal["draw", "undo"] | None = None,
+    ) -> int:
         """The game a command means: the one named (if visible here), else the caller's one
-        game here."""
+        game here (with `answering`, the one game with an offer for the caller)."""
         location = interaction.channel_id or 0
         games = self.services.games
-        return (
-            await games.find(interaction.user.id, location, game_id, guild_id=interaction.guild_id)
-        ).id
+        found = await games.find(
+            interaction.user.id,
+            location,
+            game_id,
+            guild_id=interaction.guild_id,
+            answering=answering,
+        )
+        return found.id
 
     # --- resigning ---
 
@@ -420,7 +450,7 @@ class Flows:
             with reply.collecting() as replying:
                 game_id = await self.game_meant(interaction, game_id)
                 view = await games.resign(game_id, interaction.user.id)
-            await self.answer(reply, replying, view.record.location)
+            await self.answer(reply, replying, view.record)
         finally:
             reply.close()
 
@@ -432,9 +462,9 @@ class Flows:
         reply = self.reply(interaction)
         try:
             with reply.collecting() as replying:
-                game_id = await self.game_meant(interaction, game_id)
+                game_id = await self.game_meant(interaction, game_id, answering="draw")
                 result = await games.offer_draw(game_id, interaction.user.id)
-            await self.answer(reply, replying, result.view.record.location)
+            await self.answer(reply, replying, result.view.record)
         finally:
             reply.close()
 
@@ -487,7 +517,7 @@ class Flows:
                 payload = await self.payloads.board(view, caption, buttons=turn_buttons(view))
                 await reply.send(payload, ephemeral=True)
                 return
-            await self.answer(reply, replying, view.record.location)
+            await self.answer(reply, replying, view.record)
         finally:
             reply.close()
 

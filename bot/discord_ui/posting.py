@@ -41,6 +41,12 @@ EPHEMERAL = 1 << 6
 """The flag of a message only its user sees."""
 DMS_CLOSED = 50007
 """Discord's error code when a user does not accept direct messages from the bot."""
+ARCHIVED_THREAD = 50083
+"""Discord's error code for an action in an archived thread (until it is unarchived)."""
+LOCKED_THREAD = 160005
+"""Discord's error code for a post in a locked thread (only Manage Threads may)."""
+INVALID_WEBHOOK_TOKEN = 50027
+"""An interaction token past its 15 minutes: its answer can no longer be read."""
 
 TEXT_CHANNEL, ANNOUNCEMENT_CHANNEL = 0, 5
 THREAD_TYPES = {TEXT_CHANNEL: 11, ANNOUNCEMENT_CHANNEL: 10}
@@ -61,7 +67,9 @@ def reply_data(interaction: discord.Interaction) -> dict[str, Any]:
 
 
 async def refusals(action: Awaitable[T], what: str) -> T:
-    """Await a Discord call; permanent refusals become `DeliveryRefused`."""
+    """Await a Discord call; permanent refusals become `DeliveryRefused`: missing access
+    or permissions, something deleted, an archived or locked thread (not retried: the
+    refusal does not change by waiting)."""
     try:
         return await action
     except discord.Forbidden as error:
@@ -70,6 +78,12 @@ async def refusals(action: Awaitable[T], what: str) -> T:
         ) from error
     except discord.NotFound as error:
         raise DeliveryRefused(f"cannot {what}: {error.text or 'it no longer exists'}") from error
+    except discord.HTTPException as error:
+        if error.code in (ARCHIVED_THREAD, LOCKED_THREAD):
+            raise DeliveryRefused(
+                f"cannot {what}: {error.text or 'the thread is closed'}"
+            ) from error
+        raise
 
 
 class Poster:
@@ -111,9 +125,18 @@ class Poster:
         return message.id
 
     async def edit(self, channel_id: int, message_id: int, payload: Payload) -> int:
-        """Edit a message the bot posted; its id."""
+        """Edit a message the bot posted; its id. In a thread that archived meanwhile the
+        thread is reopened first where the bot may (its own thread, or with Manage
+        Threads); otherwise the refusal is final."""
         message = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
-        await refusals(message.edit(**payload), f"edit message {message_id}")
+        what = f"edit message {message_id}"
+        try:
+            await message.edit(**payload)
+        except discord.HTTPException as error:
+            if error.code != ARCHIVED_THREAD:
+                await refusals(_raise(error), what)
+            await refusals(self.client.http.edit_channel(channel_id, archived=False), what)
+            await refusals(message.edit(**payload), what)
         return message_id
 
     async def _earlier_post(self, channel_id: int, payload: Payload, ticket: Ticket) -> int | None:
@@ -155,9 +178,16 @@ class Poster:
             data = await adapter.get_original_interaction_response(
                 application, token, session=webhook.session, proxy=webhook.proxy
             )
-        except discord.HTTPException as error:
-            log.info("interaction answer not found (%s): posting instead", error.status)
+        except discord.NotFound as error:
+            log.info("interaction answer not found (%s): posting instead", error.code)
             return None
+        except discord.HTTPException as error:
+            if error.code == INVALID_WEBHOOK_TOKEN or error.status == 401:
+                log.info("interaction token expired (%s): posting instead", error.code)
+                return None
+            # Anything else (a 5xx) says nothing about the answer: posting now could show
+            # it twice, so the announcement is tried again later.
+            raise
         message_id = int(data["id"])
         flags = int(data.get("flags", 0))
         if flags & EPHEMERAL:
@@ -231,3 +261,8 @@ class Poster:
                 log.info("thread %s was opened before: %s", name, thread["id"])
                 return int(thread["id"])
         return None
+
+
+async def _raise(error: BaseException) -> None:
+    """An awaitable that raises `error` (to pass a caught error through `refusals`)."""
+    raise error

@@ -16,6 +16,7 @@ import discord
 
 from bot.discord_ui.answers import Payload
 from bot.discord_ui.origins import guarded_click, parse_id
+from bot.discord_ui.replies import in_time
 from bot.discord_ui.style import STYLE
 from bot.services.container import Services
 from bot.services.records.records import Export, HistoryPage
@@ -192,24 +193,25 @@ class RecordFlows:
         """/export and the Export menu: the game's records as attachments, privately."""
         records = self.services.records
         location = interaction.channel_id
-        record = await records.game_to_export(
-            interaction.user.id, interaction.guild_id, location, game_id
-        )
-        export = await records.export_of(record)
-        await interaction.response.send_message(**export_payload(export), ephemeral=True)
+        async with in_time(interaction, self.services) as reply:
+            record = await records.game_to_export(
+                interaction.user.id, interaction.guild_id, location, game_id
+            )
+            export = await records.export_of(record)
+            await reply.send(export_payload(export), ephemeral=True)
 
     async def history(
         self, interaction: discord.Interaction, user: discord.abc.User | None, game: str | None
     ) -> None:
         """/history: the first page of a user's finished games, privately."""
         whom = user or interaction.user
-        page = await self._page(interaction, whom.id, game, 1)
-        embed = history_embed(page, whom.display_name)
-        view = history_view(page)
-        if view is None:
-            await interaction.response.send_message(embed=embed, ephemeral=True)
-        else:
-            await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+        async with in_time(interaction, self.services) as reply:
+            page = await self._page(interaction, whom.id, game, 1)
+            payload: Payload = {"embed": history_embed(page, whom.display_name)}
+            view = history_view(page)
+            if view is not None:
+                payload["view"] = view
+            await reply.send(payload, ephemeral=True)
 
     async def show_page(
         self, interaction: discord.Interaction, user_id: int, game: str | None, number: int

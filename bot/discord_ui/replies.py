@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 
 import discord
 
@@ -159,3 +159,14 @@ class Reply:
         if handed_back and pointer is not None:
             with contextlib.suppress(discord.HTTPException):
                 await self.private(pointer)
+
+
+@contextlib.asynccontextmanager
+async def in_time(interaction: discord.Interaction, services: Services) -> AsyncIterator[Reply]:
+    """A `Reply` for an answer that waits on the database first (a history, a table):
+    deferred privately if the work takes longer than `DEFER_AFTER`, then sent."""
+    reply = Reply(interaction, services)
+    try:
+        yield reply
+    finally:
+        reply.close()

@@ -16,6 +16,7 @@ import discord
 from bot.discord_ui.answers import Payload, answer_in_time, player
 from bot.discord_ui.context import DiscordContext
 from bot.discord_ui.origins import guarded_click, parse_id
+from bot.discord_ui.replies import in_time
 from bot.discord_ui.style import STYLE
 from bot.services.competition.tournament_views import TournamentView
 from bot.services.competition.tournaments import Member, TournamentService
@@ -335,42 +336,45 @@ class TournamentFlows:
 
     async def standings(self, interaction: discord.Interaction, tournament_id: int | None) -> None:
         """/tournament standings."""
-        view = await self._find(interaction, tournament_id)
-        await self.context.respond(
-            interaction, table_payload(standings_message(view), "standings.txt")
-        )
+        async with in_time(interaction, self.context.services) as reply:
+            view = await self._find(interaction, tournament_id)
+            await reply.send(table_payload(standings_message(view), "standings.txt"))
 
     async def pairings(
         self, interaction: discord.Interaction, tournament_id: int | None, number: int | None
     ) -> None:
         """/tournament pairings: a round's games and results (the latest round)."""
-        view = await self._find(interaction, tournament_id)
-        message = pairings_message(view, number)
-        await self.context.respond(interaction, table_payload(message, "pairings.txt"))
+        async with in_time(interaction, self.context.services) as reply:
+            view = await self._find(interaction, tournament_id)
+            message = pairings_message(view, number)
+            await reply.send(table_payload(message, "pairings.txt"))
 
     async def info(self, interaction: discord.Interaction, tournament_id: int | None) -> None:
         """/tournament info: what the tournament is and who plays (a long list of players
         shortened, by whole names, and attached in full)."""
-        view = await self._find(interaction, tournament_id)
-        summary = tournament_summary(view, STYLE)
-        players = entrants_text(view, budget=MESSAGE_LIMIT - len(summary) - INFO_SLACK)
-        payload: Payload = {"content": f"{summary}\n{players}"}
-        if players != entrants_text(view):
-            payload["file"] = text_file("\n".join(entrant_names(view)) + "\n", "players.txt")
-        if view.record.status is TournamentStatus.OPEN:
-            payload["view"] = entry_buttons(view.id)
-        await interaction.response.send_message(**payload)
+        async with in_time(interaction, self.context.services) as reply:
+            view = await self._find(interaction, tournament_id)
+            summary = tournament_summary(view, STYLE)
+            players = entrants_text(view, budget=MESSAGE_LIMIT - len(summary) - INFO_SLACK)
+            payload: Payload = {"content": f"{summary}\n{players}"}
+            if players != entrants_text(view):
+                names = "\n".join(entrant_names(view)) + "\n"
+                payload["file"] = text_file(names, "players.txt")
+            if view.record.status is TournamentStatus.OPEN:
+                payload["view"] = entry_buttons(view.id)
+            await reply.send(payload)
 
-    async def listing(self, interaction: discord.Interaction) -> None:
-        """/tournament list: the server's tournaments taking entries or running, privately;
-        a list too long for one message is cut by whole lines and attached in full."""
-        records = await self.service.listed(guild_of(interaction))
-        message = tournament_list_message(records)
-        if not records:
-            await interaction.response.send_message(message.head, ephemeral=True)
-            return
-        payload = table_payload(message, "tournaments.txt")
-        await interaction.response.send_message(**payload, ephemeral=True)
+    async def listing(self, interaction: discord.Interaction, page: int = 1) -> None:
+        """/tournament list: a page of the server's tournaments (going ones first, then
+        ended ones), privately; a list too long for one message is cut by whole lines and
+        attached in full."""
+        async with in_time(interaction, self.context.services) as reply:
+            listed = await self.service.listing(guild_of(interaction), page)
+            message = tournament_list_message(listed)
+            if not listed.records:
+                await reply.private(message.head)
+                return
+            await reply.send(table_payload(message, "tournaments.txt"), ephemeral=True)
 
     async def _find(
         self, interaction: discord.Interaction, tournament_id: int | None

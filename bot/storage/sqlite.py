@@ -207,6 +207,11 @@ class SqliteDatabase:
         """The writing connection (migrations, maintenance)."""
         return self._db
 
+    @property
+    def writing(self) -> bool:
+        """True while a write transaction holds the connection."""
+        return self._lock.locked()
+
     def attach_reader(self, reader: aiosqlite.Connection) -> None:
         """Use `reader` for reads outside transactions (once the schema is up to date)."""
         self._reader = reader
@@ -306,6 +311,10 @@ class SqliteRepository(SqlRepository):
     def __init__(self, database: SqliteDatabase) -> None:
         super().__init__(database)
         self._sqlite = database
+
+    def writing(self) -> bool:
+        """True while a write transaction is under way (tests wait for it)."""
+        return self._sqlite.writing
 
     @classmethod
     async def open(cls, path: Path | str, *, synchronous: str = "FULL") -> SqliteRepository:

@@ -83,6 +83,11 @@ def clock_line(view: GameView, status: ClockStatus | None, style: Style) -> str 
         return None
     record = view.record
     seat = status.seat
+    # A position the clock has moved past (a turn answered at once by a conditional
+    # reply): the clock line names the player to move there, whose clock did not run.
+    settled = view.outcome is None and view.state.to_move != seat
+    if settled:
+        seat = view.state.to_move
     name = record.names[seat]
     left = format_left(status.left[seat])
     head = f"⏱ {status.control.describe()}: "
@@ -92,6 +97,8 @@ def clock_line(view: GameView, status: ClockStatus | None, style: Style) -> str 
             f"{head}{name} is on vacation, back {style.when(vacation.end)}; "
             f"their clock is paused with {left} left."
         )
+    elif settled:
+        line = f"{head}{name} has {left} left."
     else:
         line = (
             f"{head}{name} has {left} left (runs out {style.when(status.deadline or status.at)})."

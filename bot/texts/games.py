@@ -152,7 +152,7 @@ def move_caption(result: MoveNotice, style: Style) -> str:
     view = result.view
     mover = view.name(result.move.seat)
     moves = result.turn_notation if result.turn_complete else result.move.notation
-    played = f"Move {result.move.ply}: {mover} played **{moves}**"
+    played = f"{_numbered(result)}: {mover} played **{moves}**"
     if result.conditional:
         played += ", a conditional move stored in advance"
     lines = [header(view), f"{played}."]
@@ -160,6 +160,18 @@ def move_caption(result: MoveNotice, style: Style) -> str:
         lines.append(f"{mover} moved instead of answering the draw offer: it has lapsed.")
     lines.append(result_text(view) if result.finished else turn_text(view, style))
     return "\n".join(lines)
+
+
+def _numbered(result: MoveNotice) -> str:
+    """ "Move 7", or for games of multi-move turns "Turn 3 (moves 5-8)": the turn is
+    what the players count there."""
+    state, first, last = result.view.state, result.turn_moves[0].ply, result.move.ply
+    turn = getattr(state, "turn_number", None)
+    if not isinstance(turn, int):
+        return f"Move {last}"
+    if state.to_move != result.move.seat:
+        turn -= 1  # the state is already in the next player's turn
+    return f"Turn {turn} (move {last})" if first == last else f"Turn {turn} (moves {first}-{last})"
 
 
 def start_caption(view: GameView, style: Style) -> str:
@@ -253,3 +265,10 @@ def help_text(docs_url: str | None = None) -> str:
     if guide is not None:
         lines.append(f"The full guide: <{guide}>")
     return "\n".join(lines)
+
+
+TURN_IN_PROGRESS = (
+    "Only you see this: your turn so far. Everyone else sees the board as it was when "
+    "your turn began, until your turn ends."
+)
+"""Under the board a mover asks for in the middle of a multi-move turn."""

@@ -15,9 +15,14 @@ from bot.competition.glicko2 import PROVISIONAL_DEVIATION
 from bot.competition.tables import display_width, fit
 from bot.competition.tournament import Format
 from bot.services.competition.ratings import LeaderboardEntry, RatingCard
-from bot.services.competition.tournament_views import Cancellation, TournamentView, Withdrawal
+from bot.services.competition.tournament_views import (
+    Cancellation,
+    TournamentPage,
+    TournamentView,
+    Withdrawal,
+)
 from bot.services.games.results import GameView
-from bot.storage.competition import PairingRecord, TournamentRecord, TournamentStatus
+from bot.storage.competition import PairingRecord, TournamentStatus
 from bot.texts.games import Style, game_title, start_caption
 from rules import get_game
 
@@ -201,22 +206,33 @@ def rounds_text(view: TournamentView) -> str:
     return "seeded by rating"
 
 
-def tournament_list_message(records: Sequence[TournamentRecord]) -> TableMessage:
-    """/tournament list: one line per tournament taking entries or running."""
-    if not records:
+LIST_STATUS = {
+    TournamentStatus.OPEN: "taking entries",
+    TournamentStatus.RUNNING: "running",
+    TournamentStatus.FINISHED: "finished",
+    TournamentStatus.CANCELLED: "cancelled",
+}
+
+
+def tournament_list_message(listed: TournamentPage) -> TableMessage:
+    """/tournament list: one line per tournament, going ones first, then ended ones."""
+    if not listed.records:
         return TableMessage(
-            "No tournament is taking entries or running here. Organisers start one with "
-            "/tournament create.",
+            "No tournament has been held here yet. Organisers start one with /tournament create.",
             "",
         )
     lines = [
         f"#{r.id} **{r.name}** · {get_game(r.game).title} · {r.format.label} · "
-        f"{'taking entries' if r.status is TournamentStatus.OPEN else 'running'}"
-        for r in records
+        f"{LIST_STATUS[r.status]}"
+        for r in listed.records
     ]
-    return TableMessage(
-        f"Tournaments on this server ({len(records)}):", "\n".join(lines), code=False
-    )
+    head = f"Tournaments on this server ({listed.total}):"
+    tail = ""
+    if listed.pages > 1:
+        head = f"Tournaments on this server ({listed.total}), page {listed.page} of {listed.pages}:"
+        if listed.page < listed.pages:
+            tail = f"More on page {listed.page + 1} (the `page` option)."
+    return TableMessage(head, "\n".join(lines), tail, code=False)
 
 
 def tournament_summary(view: TournamentView, style: Style) -> str:
@@ -465,8 +481,19 @@ def withdrawal_text(withdrawal: Withdrawal) -> str:
     for game in withdrawal.resigned:
         lines.append(f"Game #{game.id} is lost: {game.record.result_reason}.")
     for game in withdrawal.aborted:
-        lines.append(f"Game #{game.id} had not begun: it counts as a forfeit.")
+        lines.append(forfeit_text(game, withdrawal.player_id, name))
     return "\n".join(lines)
+
+
+def forfeit_text(game: GameView, absent_id: int, absent: str) -> str:
+    """A tournament game not played because `absent` withdrew: a forfeit, said one way
+    everywhere (the game has no result of its own; the pairing is the forfeit)."""
+    seat = game.record.seat_of(absent_id)
+    outcome = "it is a forfeit" if seat is None else f"{game.name(1 - seat)} wins it by forfeit"
+    return (
+        f"Game #{game.id} had not begun and will not be played: {absent} withdrew, so "
+        f"{outcome} (no rating changes)."
+    )
 
 
 def cancellation_text(cancellation: Cancellation, reason: str | None = None) -> str:
@@ -480,6 +507,17 @@ def cancellation_text(cancellation: Cancellation, reason: str | None = None) -> 
     return "\n".join(lines)
 
 
-def aborted_text(game: GameView) -> str:
-    """Posted where an aborted tournament game was played."""
+def aborted_text(game: GameView, tournament: TournamentView | None = None) -> str:
+    """Posted where an aborted tournament game was played: a forfeit when the tournament
+    scored the game as one (a player withdrew), else no result (a cancellation)."""
+    pairing = None
+    if tournament is not None:
+        pairing = next((p for p in tournament.pairings if p.game_id == game.id), None)
+    result = None if pairing is None else pairing.result
+    if tournament is not None and pairing is not None and result is not None:
+        won = result.winner_seat
+        if result.is_forfeit and won is not None:
+            absent_id = pairing.second_id if won == 0 else pairing.first_id
+            if absent_id is not None:
+                return forfeit_text(game, absent_id, tournament.names.get(absent_id, "a player"))
     return f"Game #{game.id} was aborted: {game.record.result_reason}. It has no result."

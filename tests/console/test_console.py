@@ -170,7 +170,9 @@ async def test_a_resigned_game_s_diagram_says_so(session: Session) -> None:
     start, end = printed.split("alice> /resign")
     assert "turn 1: White to move, 4 moves left" in start
     assert "to move" not in end
-    assert end.rstrip().endswith("(w/b stones, W/B kings)\nbob wins: alice resigned")
+    assert end.rstrip().endswith(
+        "(w/b stones, W/B kings)\nbob wins: alice resigned before any move: not rated"
+    )
 
 
 async def test_hints_and_refusals_say_what_applies(session: Session) -> None:
@@ -221,7 +223,7 @@ async def test_resign_and_several_games(session: Session) -> None:
     printed = await session.run("alice> /move d3-e2\n/resign\n/resign 2\n")
     assert "Move 1: alice played d3-e2." in printed
     assert "(to alice) You have 2 games here: name one with its number" in printed
-    assert "bob wins with White (alice resigned)." in printed
+    assert "bob wins with White (alice resigned before any move: not rated)." in printed
 
 
 async def test_restart_continues_the_game(tmp_path: Path) -> None:

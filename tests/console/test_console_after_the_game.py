@@ -34,7 +34,7 @@ async def test_a_rematch_at_the_console(session: Session) -> None:
     assert "(to carol) Only alice and bob can ask for a rematch of game #1." in printed
     assert (
         "Rematch of game #1, colours swapped.\n@bob challenges @alice to Groups (start drop).\n"
-        "bob plays White. Rated game.\nClock: 2d per move.\nChallenge #2 expires in 1 h 0 min.\n"
+        "bob plays White. Rated game.\nClock: 2d per move.\nChallenge #2 expires in 1h.\n"
         "(answer with `alice> /accept 2` or /decline; bob can /cancel)\n"
     ) in printed
     assert (

@@ -22,17 +22,17 @@ async def test_a_correspondence_game_in_the_console(tmp_path: Path) -> None:
             "alice> /move c3\n"
         )
         assert "(to bob) Reminders: 6h before a deadline, by direct message" in printed
-        assert "⏱ 1d per move: alice has 1d left (runs out in 24 h 0 min)." in printed
+        assert "⏱ 1d per move: alice has 1d left (runs out in 1d)." in printed
         assert "(DM to bob) Your turn in Groups (start drop) #1 vs alice: alice played c3." in (
             printed
         )
         printed = await session.run(
             "bob> /vacation start 2d\nalice> /games\n/board\n/vacation\nbob> /vacation fly\n"
         )
-        assert "[game #1] 🏖 bob is on vacation, back in 2 days" in printed
-        assert "(to bob) 🏖 You are on vacation, back in 2 days" in printed
-        assert "bob's turn · 1d left, runs out in 3 days (on vacation, back in 2 days)" in printed
-        assert "bob is on vacation, back in 2 days; their clock is paused with 1d left." in printed
+        assert "[game #1] 🏖 bob is on vacation, back in 2d" in printed
+        assert "(to bob) 🏖 You are on vacation, back in 2d" in printed
+        assert "bob's turn · 1d left, runs out in 3d (on vacation, back in 2d)" in printed
+        assert "bob is on vacation, back in 2d; their clock is paused with 1d left." in printed
         assert "(to alice) You are not on vacation. Vacation left in 2025: 30d" in printed
         assert "(to bob) Write /vacation start [length like 7d]" in printed
         printed = await session.run("alice> /wait 2d18h\n/wait 1h\n/wait 5h\n")
@@ -51,18 +51,18 @@ async def test_a_correspondence_game_in_the_console(tmp_path: Path) -> None:
 
 
 async def test_vacation_times_read_as_asked(tmp_path: Path) -> None:
-    """A vacation of 5d is "back in 5 days" a few seconds later, and ending it at once
-    leaves "30d", not "29d23h59m57s"; times under two days read in hours and minutes."""
+    """A vacation of 5d is "back in 5d" a few seconds later, and ending it at once
+    leaves "30d", not "29d23h59m57s"; durations read as everywhere (1d 11h)."""
     session = await open_session(tmp_path / "v.sqlite3", ManualClock())
     try:
         printed = await session.run(
             "bob> /vacation start 5d\n/wait 3s\n/vacation\n/vacation end\n"
             "/vacation start 36h\n/wait 1m\n/vacation\n"
         )
-        assert "(to bob) 🏖 You are on vacation, back in 5 days:" in printed
-        assert "(to bob) You are on vacation, back in 5 days:" in printed
+        assert "(to bob) 🏖 You are on vacation, back in 5d:" in printed
+        assert "(to bob) You are on vacation, back in 5d:" in printed
         assert "Vacation left in 2025: 30d." in printed
-        assert "(to bob) You are on vacation, back in 35 h 59 min:" in printed
+        assert "(to bob) You are on vacation, back in 1d 11h:" in printed
         assert "Used in 2025: 1d12h of 30d" in printed  # 36h and 3s, shown to the hour
     finally:
         await session.repo.close()
@@ -98,7 +98,7 @@ async def test_a_capped_increment_clock_in_the_console(tmp_path: Path) -> None:
     finally:
         await session.repo.close()
     assert "⏱ 7d+1d max 10d (bank + increment, capped): alice has 7d left" in printed
-    assert "bob has 7d left (runs out in 7 days). alice has 7d." in printed
+    assert "bob has 7d left (runs out in 7d). alice has 7d." in printed
 
 
 def test_the_console_takes_a_manual_clock() -> None:

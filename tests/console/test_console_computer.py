@@ -50,7 +50,7 @@ async def test_the_computer_moves_first_and_levels_are_checked(tmp_path: Path) -
         "/play groups @bob level=easy\n",
     )
     assert "Move 1: Tabula (hard) played " in printed
-    assert "(to alice) unknown level 'expert'; the levels are: easy, medium, hard" in printed
+    assert "(to alice) Unknown level 'expert': the levels are easy, medium, hard." in printed
     assert "(to alice) A level is for games against the computer" in printed
 
 

@@ -92,3 +92,21 @@ async def test_conditional_usage_and_clear(tmp_path: Path) -> None:
         assert "conditional move" not in printed and "Move 2: bob played c5." in printed
     finally:
         await session.repo.close()
+
+
+async def test_a_turn_answered_at_once_names_the_next_players_clock(tmp_path: Path) -> None:
+    """The board of a turn a conditional reply answered names the clock of the player to
+    move there (not the mover's, nor the one running after the reply)."""
+    session = await open_session(tmp_path / "c.sqlite3", ManualClock())
+    try:
+        await session.run(
+            "bob> /play groups @alice colour=white start=drop time=1d\nalice> /accept\n"
+            "bob> /move c3\nalice> /move c6\nalice> /conditional add #1 d3 d6\n"
+        )
+        printed = await session.run("bob> /move d3\n")
+        turn, reply = printed.split("Move 4: ")
+        assert "@alice to move (Black).\n⏱ 1d per move: alice has 1d left.\n" in turn
+        assert "bob has" not in turn
+        assert "@bob to move (White).\n⏱ 1d per move: bob has 1d left (runs out" in reply
+    finally:
+        await session.repo.close()

@@ -506,13 +506,15 @@ async def test_board_draw_and_resign_by_command_and_moves_sent_together(
         assert [label for _, label, _ in agreed.buttons()] == ["Rematch"]
 
         play = await fake.slash(
-            alice, fake_club.channel, "play", {"game": "hexade", "opponent": bob}
+            alice, fake_club.channel, "play", {"game": "hexade", "opponent": bob, "colour": "white"}
         )
         challenge = (await play.response()).message
         assert challenge is not None
         accept = await fake.click(bob, challenge, label="Accept")
         second_thread = await fake.wait_for_thread(fake_club.channel, after=accept)
         await fake.wait_for_message(second_thread, lambda m: "The game begins" in m.content)
+        opening = get_game("hexade").new_game().legal_notations()[0]
+        await move(fake, alice, second_thread, opening)  # a game without a move is not rated
         ended = (await (await fake.slash(bob, second_thread, "resign")).response()).message
         assert ended is not None and "(Bob resigned).\nRatings: " in ended.content
         assert "Bob 1500? → 1338? (-162)" in ended.content

@@ -154,8 +154,10 @@ async def test_an_organiser_role_a_withdrawal_and_a_cancellation(
         note = (await withdraw.response()).message
         assert note is not None and not note.ephemeral
         assert "Alice withdrew from **Club Cup** (#1)" in note.content
-        assert "had not begun: it counts as a forfeit" in note.content
-        await fake.wait_for_message(alice_thread, lambda m: "was aborted" in m.content)
+        forfeit = "had not begun and will not be played: Alice withdrew, so"
+        assert forfeit in note.content and "wins it by forfeit" in note.content
+        told = await fake.wait_for_message(alice_thread, lambda m: forfeit in m.content)
+        assert "no result" not in told.content
         refused = await fake.slash(bob, channel, "tournament cancel")
         assert "Only Dave, who created Club Cup" in await private_text(refused)
         cancel = await fake.slash(dave, channel, "tournament cancel")
@@ -234,16 +236,19 @@ async def test_long_lists_fit_a_message_and_come_attached_whole(
                 {"game": "groups", "format": "swiss", "name": name},
             )
             assert (await made.response()).message is not None
-        listing = await fake.slash(alice, channel, "tournament list")
-        response = await listing.response()
-        assert response.ephemeral and response.message is not None
-        [attached] = response.message.attachments
-        assert attached.filename == "tournaments.txt"
-        full = attached.data.decode()
-        assert all(f"**{name}**" in full for name in names)
-        shown = whole_lines(response.message.content, full)
-        assert len(response.message.content) <= 2000 and len(shown) > 10
-        assert response.message.content.endswith("more lines (attached)")
+        seen = ""
+        for page in (1, 2):
+            listing = await fake.slash(alice, channel, "tournament list", {"page": page})
+            response = await listing.response()
+            assert response.ephemeral and response.message is not None
+            assert len(response.message.content) <= 2000
+            assert f"page {page} of 2:" in response.message.content
+            seen += response.message.content
+        assert all(seen.count(f"**{name}**") == 1 for name in names)
+        assert "More on page 2" in seen
+        past = await (await fake.slash(alice, channel, "tournament list", {"page": 3})).response()
+        assert past.message is not None and past.ephemeral
+        assert "There is no page 3: the list has 2 pages." in past.message.content
         entrants = [Player(9000 + n, f"entrant {n:02d} " + "y" * 21) for n in range(70)]
         for entrant in entrants:
             await bot.services.tournaments.join(fake_club.guild.id, 20, entrant)

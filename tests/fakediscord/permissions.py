@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bot.discord_ui.permissions import invite_permissions
+
 if TYPE_CHECKING:
     from tests.fakediscord.state import FakeChannel, FakeGuild, FakeUser
 
@@ -51,20 +53,9 @@ DEFAULT_EVERYONE = (
 )
 """What a new server's @everyone role may do."""
 
-DEFAULT_BOT = (
-    VIEW_CHANNEL
-    | SEND_MESSAGES
-    | SEND_MESSAGES_IN_THREADS
-    | CREATE_PUBLIC_THREADS
-    | CREATE_PRIVATE_THREADS
-    | MANAGE_THREADS
-    | EMBED_LINKS
-    | ATTACH_FILES
-    | READ_MESSAGE_HISTORY
-    | ADD_REACTIONS
-    | USE_EXTERNAL_EMOJIS
-)
-"""What the bot's own (managed) role grants unless a test says otherwise."""
+DEFAULT_BOT = invite_permissions()
+"""What the bot's own (managed) role grants unless a test says otherwise: exactly what its
+invite asks for, so no test passes on a permission the invite does not ask for."""
 
 DM_PERMISSIONS = (
     VIEW_CHANNEL

@@ -623,16 +623,7 @@ class RestApi:
         if channel.guild is None:
             raise DiscordHTTPError(400, 50024, "Cannot execute action on this channel type")
         self._require(channel, perm.MANAGE_THREADS if channel.is_thread else perm.MANAGE_CHANNELS)
-        channel.deleted = True
-        data = channel.payload(bot_id=self.world.bot_user.id)
-        if channel.is_thread:
-            self.world.announce(
-                "THREAD_DELETE",
-                {k: data[k] for k in ("id", "guild_id", "parent_id", "type")},
-            )
-        else:
-            self.world.announce("CHANNEL_DELETE", data)
-        return self._json(data)
+        return self._json(self.world.delete_channel(channel))
 
     def _check_can_post(self, channel: FakeChannel, *, files: bool, reply: bool) -> None:
         world = self.world

@@ -237,6 +237,13 @@ class FakeGuild:
         self._hub.announce("GUILD_MEMBER_ADD", payload, intent=INTENT_GUILD_MEMBERS)
         return member
 
+    def remove_member(self, user: FakeUser) -> None:
+        """`user` leaves the server (or is kicked); GUILD_MEMBER_REMOVE goes only to bots
+        with the privileged GUILD_MEMBERS intent, as on Discord."""
+        del self.members[user.id]
+        payload = {"guild_id": str(self.id), "user": user.payload()}
+        self._hub.announce("GUILD_MEMBER_REMOVE", payload, intent=INTENT_GUILD_MEMBERS)
+
     def member(self, user: FakeUser) -> FakeMember | None:
         """`user`'s membership, or None."""
         return self.members.get(user.id)

@@ -349,6 +349,19 @@ class World:
         thread.last_activity = now = self.now()
         self._next_archive = min(self._next_archive, now + thread.auto_archive_duration * 60)
 
+    def delete_channel(self, channel: FakeChannel) -> dict[str, Any]:
+        """Delete a thread or channel (a moderator, or the bot): its routes answer 404
+        10003 from now on, and THREAD_DELETE (id, guild_id, parent_id, type) or
+        CHANNEL_DELETE tells the bots. The deleted channel's payload."""
+        channel.deleted = True
+        data = channel.payload(bot_id=self.bot_user.id)
+        if channel.is_thread:
+            keys = ("id", "guild_id", "parent_id", "type")
+            self.announce("THREAD_DELETE", {k: data[k] for k in keys})
+        else:
+            self.announce("CHANNEL_DELETE", data)
+        return data
+
     def set_archived(self, thread: FakeChannel, archived: bool, *, at: float | None = None) -> None:
         """Archive or unarchive a thread (unarchiving is activity) and tell the bot."""
         thread.archived = archived

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pickle
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rules import (
     DecodeError,
@@ -16,6 +18,8 @@ from rules import (
 )
 from rules.squares import format_point, parse_point
 from rules.stones import (
+    MAX_SIZE,
+    MIN_SIZE,
     RETURN,
     STONES,
     MoveKind,
@@ -759,3 +763,28 @@ def test_leads_and_goals_in_words() -> None:
     assert [goal_text(n) for n in (2, 0, -4)] == [
         "2 or more ahead", "level or ahead", "at most 4 behind",
     ]  # fmt: skip
+
+
+@given(
+    size=st.integers(min_value=MIN_SIZE, max_value=MAX_SIZE),
+    threshold=st.integers(min_value=1, max_value=MAX_SIZE * MAX_SIZE),
+    compensation=st.integers(min_value=0, max_value=MAX_SIZE * MAX_SIZE),
+)
+def test_threshold_and_compensation_are_bounded_by_the_board(
+    size: int, threshold: int, compensation: int
+) -> None:
+    """Options are accepted exactly when threshold and compensation are at most the
+    board's number of points; a refusal names the bound."""
+    options = {"size": size, "threshold": threshold, "compensation": compensation}
+    area = size * size
+    if threshold <= area and compensation <= area:
+        assert STONES.validate_options(options) == options
+    else:
+        with pytest.raises(InvalidOptionError, match=f"at most {area} on a {size}×{size} board"):
+            STONES.validate_options(options)
+
+
+def test_the_issues_unwinnable_options_are_refused() -> None:
+    """size=5 threshold=361 compensation=361 (White could never win) is refused."""
+    with pytest.raises(InvalidOptionError, match="threshold must be at most 25"):
+        STONES.new_game(size=5, threshold=361, compensation=361)

@@ -25,6 +25,7 @@ from bot.storage.sql import SqlRepository
 from rules import get_game
 from tests.databases import Backend
 from tests.services.conftest import ALICE, BOB, CHANNEL, GUILD, RecordingNotifier
+from tests.waiting import until
 
 
 class InlineExecutor(Executor):
@@ -90,6 +91,13 @@ class World:
         )
         self.services.computer.begin(view.id)
         return view.id
+
+
+async def asked(world: World, count: int) -> None:
+    """Wait until the gated computer has been asked for `count` turns (it is thinking)."""
+    runner = world.runner
+    assert isinstance(runner, GatedRunner)
+    await until(lambda: len(runner.requests) >= count, f"{count} requests to the computer")
 
 
 @pytest.fixture
@@ -160,7 +168,7 @@ async def test_games_between_people_have_no_computer(world: World) -> None:
 async def test_a_player_may_not_move_for_the_computer(gated: World) -> None:
     """While the computer thinks, Alice's move is refused with whose turn it is."""
     game_id = await gated.start(colour="black", level="easy")
-    await asyncio.sleep(0)
+    await asked(gated, 1)
     assert gated.services.computer.thinking(game_id)
     with pytest.raises(NotYourTurnError, match=r"Tabula \(easy\)'s turn"):
         await gated.services.games.play(game_id, ALICE.id, "e3-e2")
@@ -170,7 +178,7 @@ async def test_several_games_think_at_once(gated: World) -> None:
     """Two games wait for the computer at the same time; both get their moves."""
     first = await gated.start(colour="black", level="easy")
     second = await gated.start(colour="black", level="easy", game="hexade", options={"size": 5})
-    await asyncio.sleep(0)
+    await asked(gated, 2)
     computer = gated.services.computer
     assert computer.thinking(first) and computer.thinking(second)
     gated.runner.gate.set()  # type: ignore[attr-defined]
@@ -184,7 +192,7 @@ async def test_an_undo_while_the_computer_thinks_drops_its_move(gated: World) ->
     game_id = await gated.start(level="easy")
     games = gated.services.games
     await games.play(game_id, ALICE.id, "d3-e2")
-    await asyncio.sleep(0)
+    await asked(gated, 1)  # the computer has read the game and is thinking
     assert gated.services.computer.thinking(game_id)
     undo = await games.request_undo(game_id, ALICE.id)
     assert undo.status is UndoStatus.APPLIED and undo.notation == "d3-e2"
@@ -232,7 +240,7 @@ async def test_a_restart_resumes_games_where_the_computer_is_to_move(backend: Ba
     """The bot stops while the computer thinks; after a restart it moves."""
     before = await World(backend, GatedRunner()).open()
     game_id = await before.start(colour="black", level="easy")
-    await asyncio.sleep(0)
+    await asked(before, 1)
     await before.close()  # the thinking task is cancelled, nothing was played
     await before.repo.close()
     after = await World(backend, TurnRunner(InlineExecutor())).open()

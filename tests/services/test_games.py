@@ -135,7 +135,7 @@ async def test_resign(env: Env) -> None:
     ended = await env.services.games.resign(view.id, BOB.id)
     assert ended.record.status is GameStatus.FINISHED
     assert ended.outcome is not None and ended.outcome.winner == 0
-    assert ended.outcome.reason == "bob resigned"
+    assert ended.outcome.reason == "bob resigned before any move: not rated"
     assert [v.id for v in finished] == [view.id]
     with pytest.raises(InvalidStateError):
         await env.services.games.resign(view.id, ALICE.id)
@@ -160,7 +160,7 @@ async def test_draw_offer_accepted(env: Env) -> None:
     accepted = await games.answer_draw(view.id, BOB.id, accept=True, offer_ply=0)
     assert accepted.status is DrawStatus.ACCEPTED
     assert accepted.view.outcome is not None and accepted.view.outcome.is_draw
-    assert accepted.view.outcome.reason == "draw agreed"
+    assert accepted.view.outcome.reason == "draw agreed before any move: not rated"
     assert accepted.view.record.status is GameStatus.FINISHED
 
 

@@ -9,6 +9,7 @@ import pytest
 from bot.services.gate import RESTARTING, Gate, ShuttingDownError
 from bot.services.scheduler import Scheduler
 from tests.services.conftest import ALICE, BOB, Env
+from tests.waiting import until
 
 
 async def test_the_gate_counts_work_and_refuses_new_work_once_closed() -> None:
@@ -53,8 +54,7 @@ async def test_admitting_a_task_lasts_until_it_ends() -> None:
         await release.wait()
 
     task = asyncio.create_task(handler())
-    await asyncio.sleep(0)
-    assert gate.active == 1
+    await until(lambda: gate.active == 1, "the handler admitted")
     gate.close()
     assert not await gate.wait_idle(0.01)
     release.set()

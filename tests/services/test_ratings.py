@@ -48,6 +48,13 @@ async def challenge(
     return (await env.services.challenges.accept(made.id, second, guild_id=guild)).view
 
 
+async def opened(env: Env, first: Player = ALICE, second: Player = BOB, *, guild=GUILD) -> GameView:
+    """A rated game as `challenge` makes it, with `first`'s first move played (a game
+    without any move is never rated)."""
+    view = await challenge(env, first, second, guild=guild)
+    return (await env.services.games.play(view.id, first.id, DROP_WIN[0])).view
+
+
 async def test_a_rated_win_by_moves_updates_both_players_once(env: Env) -> None:
     """The winning move's result carries both changes; the stored ratings match Glicko-2."""
     view = await challenge(env)
@@ -78,17 +85,36 @@ async def test_a_rated_win_by_moves_updates_both_players_once(env: Env) -> None:
 
 
 async def test_resignation_and_agreed_draw_are_rated(env: Env) -> None:
-    """Every ending with a result is rated; a draw between equals keeps both at 1500."""
-    resigned = await env.services.games.resign((await challenge(env)).id, BOB.id)
+    """Every ending with a result after a move is rated; a draw between equals keeps both
+    at 1500."""
+    played = await challenge(env)
+    await env.services.games.play(played.id, ALICE.id, DROP_WIN[0])
+    resigned = await env.services.games.resign(played.id, BOB.id)
     assert [c.score for c in resigned.rating_changes] == [1.0, 0.0]
     assert "Ratings: alice 1500? → 1662? (+162)" in end_caption(resigned, Plain())
     drawn_game = await challenge(env, CAROL, Player(4, "dave"))
+    await env.services.games.play(drawn_game.id, CAROL.id, DROP_WIN[0])
     await env.services.games.offer_draw(drawn_game.id, CAROL.id)
     drawn = await env.services.games.answer_draw(drawn_game.id, 4, accept=True)
     changes = drawn.view.rating_changes
     assert [c.score for c in changes] == [0.5, 0.5]
     assert [c.text() for c in changes] == ["carol 1500? → 1500? (+0)", "dave 1500? → 1500? (+0)"]
     assert changes[0].after.deviation < 350
+
+
+async def test_a_game_without_any_move_is_never_rated(env: Env) -> None:
+    """A resignation or an agreed draw before either player moved keeps its result but
+    changes no rating (a second account cannot hand out points), and says so."""
+    resigned = await env.services.games.resign((await challenge(env)).id, BOB.id)
+    assert resigned.record.winner == 0 and not resigned.record.rated
+    assert resigned.rating_changes == ()
+    assert "not rated" in end_caption(resigned, Plain())
+    drawn_game = await challenge(env, CAROL, Player(4, "dave"))
+    await env.services.games.offer_draw(drawn_game.id, CAROL.id)
+    drawn = await env.services.games.answer_draw(drawn_game.id, 4, accept=True)
+    assert drawn.view.rating_changes == () and not drawn.view.record.rated
+    assert await env.repo.get_rating(ALICE.id, "groups") is None
+    assert await env.services.ratings.rate_missed() == 0
 
 
 async def test_casual_computer_and_aborted_games_are_not_rated(env: Env) -> None:
@@ -158,14 +184,14 @@ async def test_a_loss_on_time_before_the_losers_first_move_is_not_rated(env: Env
 
 async def test_a_long_break_widens_the_deviation_first(env: Env) -> None:
     """After 100 days (20 periods) the old deviation is grown before the next game."""
-    await env.services.games.resign((await challenge(env)).id, BOB.id)
+    await env.services.games.resign((await opened(env)).id, BOB.id)
     first = await env.repo.get_rating(ALICE.id, "groups")
     assert first is not None
     env.clock.advance(timedelta(days=100))
     card = await env.services.ratings.card(ALICE.id, "Groups", "alice")
     assert card.current == after_inactivity(first.rating, 20)
     assert card.current.deviation > first.rating.deviation
-    view = await env.services.games.resign((await challenge(env, ALICE, CAROL)).id, CAROL.id)
+    view = await env.services.games.resign((await opened(env, ALICE, CAROL)).id, CAROL.id)
     change = view.rating_changes[0]
     assert change.before == after_inactivity(first.rating, 20)
     expected, _ = rate_game(first.rating, Rating(), 1.0, first_periods=20, second_periods=1)
@@ -174,8 +200,8 @@ async def test_a_long_break_widens_the_deviation_first(env: Env) -> None:
 
 async def test_leaderboards_are_per_server(env: Env) -> None:
     """A server's leaderboard lists those who played rated there, best first, marked `?`."""
-    await env.services.games.resign((await challenge(env)).id, BOB.id)
-    other = await challenge(env, CAROL, Player(4, "dave"), guild=GUILD + 1)
+    await env.services.games.resign((await opened(env)).id, BOB.id)
+    other = await opened(env, CAROL, Player(4, "dave"), guild=GUILD + 1)
     await env.services.games.resign(other.id, 4)
     board = await env.services.ratings.leaderboard(GUILD, "groups")
     assert [(e.rank, e.card.stored.name) for e in board] == [(1, "alice"), (2, "bob")]
@@ -189,7 +215,7 @@ async def test_leaderboards_are_per_server(env: Env) -> None:
 
 async def test_a_rating_lost_in_a_crash_is_caught_up_after_a_restart(env: Env) -> None:
     """A rated game stored as finished without its rating is rated by the scheduler."""
-    view = await challenge(env)
+    view = await opened(env)
     env.services.games.finish_hooks.clear()  # the process dies before the hooks run
     await env.services.games.resign(view.id, BOB.id)
     assert await env.repo.get_rating(ALICE.id, "groups") is None
@@ -212,7 +238,7 @@ async def test_cards_for_newcomers_and_players(env: Env) -> None:
     """A newcomer sees 1500?; a player sees every game they played rated."""
     newcomer = await env.services.ratings.card(CAROL.id, "groups", "carol")
     assert newcomer.current.display() == "1500?" and newcomer.record_text == "no rated games yet"
-    await env.services.games.resign((await challenge(env)).id, BOB.id)
+    await env.services.games.resign((await opened(env)).id, BOB.id)
     cards = await env.services.ratings.cards(ALICE.id)
     assert [(c.game_title, c.record_text) for c in cards] == [
         ("Groups", "1 game: 1 won, 0 drawn, 0 lost")

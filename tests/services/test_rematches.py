@@ -34,6 +34,7 @@ async def test_a_rematch_swaps_colours_and_keeps_the_choices(env: Env) -> None:
     first = await env.start("stones", {"size": 7}, colour="white", time_control="3d")
     await env.services.games.set_thread(first.id, THREAD)
     assert not rematch_offered(await env.services.games.record(first.id))
+    await play_any(env, first.id)  # a game without a move ends unrated
     await env.services.games.resign(first.id, ALICE.id)
     record = await env.services.games.record(first.id)
     assert rematch_offered(record) and record.rated

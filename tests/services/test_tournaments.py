@@ -611,3 +611,22 @@ async def test_a_loss_on_time_ends_a_round_through_the_clocks(env: Env) -> None:
     view = await env.services.tournaments.view(view.id)
     assert view.round_pairings(2)[0].result is Result.SECOND_WINS  # still a loss
     assert await env.repo.rating_changes(no_show.id) == []
+
+
+async def test_the_list_shows_ended_tournaments_after_going_ones_in_pages(env: Env) -> None:
+    """/tournament list: going tournaments first, then cancelled and finished ones, the
+    most recently ended first, 15 to a page; a page past the end says how many there are."""
+    tournaments = env.services.tournaments
+    made = [await create(env, "swiss", 0, name=f"T{n}") for n in range(17)]
+    for view in made[:3]:
+        env.clock.advance(timedelta(minutes=1))
+        await tournaments.cancel(GUILD, view.id, ORGANISER)
+    first = await tournaments.listing(GUILD)
+    assert (first.page, first.pages, first.total, len(first.records)) == (1, 2, 17, 15)
+    second = await tournaments.listing(GUILD, 2)
+    shown = [r.name for r in first.records + second.records]
+    going = [f"T{n}" for n in range(16, 2, -1)]
+    assert shown == [*going, "T2", "T1", "T0"]
+    assert [r.status for r in second.records] == [TournamentStatus.CANCELLED] * 2
+    with pytest.raises(InvalidInputError, match="There is no page 3: the list has 2 pages"):
+        await tournaments.listing(GUILD, 3)

@@ -102,6 +102,8 @@ async def test_a_players_games_ending_at_once_in_two_processes_both_count(env: E
         guild_id=GUILD, channel_id=CHANNEL, challenger=ALICE, opponent=CAROL, game="groups"
     )
     second = (await other.services.challenges.accept(challenge.id, CAROL, guild_id=GUILD)).view
+    await play_any(env, first.id)  # games without any move are not rated
+    await play_any(other, second.id)
     await asyncio.gather(
         env.services.games.resign(first.id, BOB.id),
         other.services.games.resign(second.id, CAROL.id),

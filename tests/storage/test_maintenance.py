@@ -20,6 +20,7 @@ from bot.storage.maintenance import (
 )
 from bot.storage.repository import GameRecord, MoveRecord, NewGame
 from bot.storage.sqlite import SchemaTooNewError, SqliteRepository
+from tests.waiting import until
 
 NOW = datetime(2025, 3, 1, 9, 30, tzinfo=UTC)
 
@@ -293,7 +294,8 @@ async def test_closing_waits_for_the_transaction_in_progress(tmp_path: Path) -> 
     repo = await SqliteRepository.open(path)
     game = await repo.create_game(new_game(1))
     storing = asyncio.create_task(play(repo, game))
-    await asyncio.sleep(0)  # the move has taken the write lock and begun its transaction
+    # Wait until the move has taken the write lock and begun its transaction.
+    await until(repo.writing, "the move's transaction")
     await repo.close()
     await storing
     assert not path.with_name(path.name + "-wal").exists()

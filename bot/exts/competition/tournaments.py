@@ -195,10 +195,15 @@ class TournamentGroup(app_commands.Group):
         """/tournament info."""
         await bot_of(interaction).flows.tournaments.info(interaction, tournament)
 
-    @app_commands.command(name="list", description="This server's tournaments going on")
-    async def listing(self, interaction: discord.Interaction) -> None:
-        """/tournament list."""
-        await bot_of(interaction).flows.tournaments.listing(interaction)
+    @app_commands.command(
+        name="list", description="This server's tournaments, going ones first, then past ones"
+    )
+    @app_commands.describe(page="which page (1 for the first)")
+    async def listing(
+        self, interaction: discord.Interaction, page: app_commands.Range[int, 1] = 1
+    ) -> None:
+        """/tournament list [page]."""
+        await bot_of(interaction).flows.tournaments.listing(interaction, page)
 
 
 class Tournaments(commands.Cog):

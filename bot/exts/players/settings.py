@@ -7,6 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import bot_of
+from bot.discord_ui.replies import in_time
 from bot.texts.clocks import settings_text
 
 
@@ -31,19 +32,21 @@ class Settings(commands.Cog):
         digest_period: str | None = None,
     ) -> None:
         """Change the given settings (each checked first; nothing changes on an error)."""
-        notifications = bot_of(interaction).services.notifications
+        services = bot_of(interaction).services
+        notifications = services.notifications
         user = interaction.user.id
-        if (turn_messages, reminders, digest, digest_period) == (None, None, None, None):
-            current = await notifications.settings(user)
-        else:
-            current = await notifications.update(
-                user,
-                turn_dms=turn_messages,
-                reminders=reminders,
-                digest=digest,
-                digest_period=digest_period,
-            )
-        await interaction.response.send_message(settings_text(current), ephemeral=True)
+        async with in_time(interaction, services) as reply:
+            if (turn_messages, reminders, digest, digest_period) == (None, None, None, None):
+                current = await notifications.settings(user)
+            else:
+                current = await notifications.update(
+                    user,
+                    turn_dms=turn_messages,
+                    reminders=reminders,
+                    digest=digest,
+                    digest_period=digest_period,
+                )
+            await reply.private(settings_text(current))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -91,3 +91,15 @@ class Cancellation:
 
     tournament: TournamentView
     aborted: tuple[GameView, ...] = ()
+
+
+@dataclass(frozen=True)
+class TournamentPage:
+    """One page of a server's tournaments: going ones first (newest first), then the
+    ended ones, the most recently ended first."""
+
+    records: tuple[TournamentRecord, ...]
+    page: int
+    """1 for the first page."""
+    pages: int
+    total: int

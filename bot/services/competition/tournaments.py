@@ -43,7 +43,12 @@ from bot.competition.tournament import MIN_PLAYERS, Format, Tournament
 from bot.services.background import Background
 from bot.services.clock import Clock
 from bot.services.competition.ratings import RatingService
-from bot.services.competition.tournament_views import Cancellation, TournamentView, Withdrawal
+from bot.services.competition.tournament_views import (
+    Cancellation,
+    TournamentPage,
+    TournamentView,
+    Withdrawal,
+)
 from bot.services.correspondence.durations import (
     format_duration,
     parse_duration,
@@ -94,6 +99,9 @@ FORMAT_NAMES: Mapping[str, Format] = {
 """What players may type for a format."""
 
 ACTIVE = (TournamentStatus.OPEN, TournamentStatus.RUNNING)
+ENDED = (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
+LIST_PAGE = 15
+"""Tournaments per page of /tournament list."""
 """Tournaments still going on."""
 
 
@@ -177,6 +185,24 @@ class TournamentService:
     ) -> list[TournamentRecord]:
         """The server's tournaments in these states, newest first."""
         return await self._repository.list_tournaments(guild_id, statuses)
+
+    async def listing(self, guild_id: int, page: int = 1) -> TournamentPage:
+        """A page of the server's tournaments: going ones first, newest first, then the
+        finished and cancelled ones, the most recently ended first. A page past the end
+        is refused with the number of pages."""
+        going = await self._repository.list_tournaments(guild_id, ACTIVE)
+        ended = await self._repository.list_tournaments(guild_id, ENDED)
+        ended.sort(
+            key=lambda r: (r.finished_at or r.updated_at or r.created_at, r.id), reverse=True
+        )
+        records = going + ended
+        pages = max(1, math.ceil(len(records) / LIST_PAGE))
+        if page < 1 or page > pages:
+            raise InvalidInputError(
+                f"There is no page {page}: the list has {pages} page{'s' if pages != 1 else ''}."
+            )
+        shown = records[(page - 1) * LIST_PAGE : page * LIST_PAGE]
+        return TournamentPage(tuple(shown), page, pages, len(records))
 
     async def find(
         self,

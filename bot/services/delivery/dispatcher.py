@@ -395,9 +395,10 @@ class Dispatcher:
         return record
 
     async def _current(self, game_id: int | None) -> GameView:
-        """The game as it is now (for announcements that show no board)."""
+        """The game as it is now, as everyone may see it (for announcements that show no
+        board): a multi-move turn under way is not shown yet."""
         record = await self._record(game_id)
-        return await self._games.view_of(record)
+        return await self._games.public_view(record)
 
     async def _position(self, row: Announcement) -> GameView:
         """The game as it stood when the announcement was written (its stored position),

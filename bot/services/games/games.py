@@ -14,7 +14,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 from bot.services.clock import Clock
 from bot.services.delivery.announcements import (
@@ -198,6 +198,12 @@ def undo_start(moves: Sequence[MoveRecord], seat: int, to_move: int) -> tuple[in
     return moves[index].ply, True
 
 
+def _offered_to(record: GameRecord, user_id: int, what: Literal["draw", "undo"]) -> bool:
+    """Whether `user_id`'s opponent has an open draw offer (or undo request) in the game."""
+    offer = record.draw_offer if what == "draw" else record.undo_request
+    return offer is not None and offer.open and offer.seat != record.seat_of(user_id)
+
+
 def visible(record: GameRecord, user_id: int, guild_id: int | None) -> bool:
     """Whether a game may be shown or addressed from server `guild_id` (None: a direct
     message): in its own server by anyone there, in direct messages by its players only."""
@@ -268,6 +274,16 @@ class GameService:
     async def view_of(self, record: GameRecord) -> GameView:
         """The current state for a record already read."""
         return GameView(record, (await self._loaded(record)).state)
+
+    async def public_view(self, record: GameRecord) -> GameView:
+        """The game as everyone may see it: while a multi-move turn is under way, the
+        position (and move number) at that turn's start; only the mover sees the rest."""
+        if not record.is_active:
+            return await self.view_of(record)
+        start, state = await self.turn_start(record)
+        if start == record.ply:
+            return GameView(record, state)
+        return GameView(record.evolve(ply=start), state)
 
     async def start_rows(
         self, record: GameRecord, pairing: PairingRecord | None = None
@@ -637,16 +653,12 @@ class GameService:
     ) -> GameView:
         """Store the end of an active game (call under its lock) with what `rows` makes of
         it (by default the final board); `rated` (if given) replaces whether the game is
-        rated. A tournament game that ends before any move (a draw agreed or a resignation
-        at the start) keeps its result but is not rated."""
+        rated. A game that ends before either player moved (a draw agreed or a resignation
+        at the start, however it ends) keeps its result but is never rated: otherwise a
+        second account could hand its owner rating points."""
         now = self._clock.now()
         rated = record.rated if rated is None else rated
-        if (
-            rated
-            and status is GameStatus.FINISHED
-            and record.tournament_id is not None
-            and not record.ply
-        ):
+        if rated and status is GameStatus.FINISHED and not record.ply:
             rated = False
             reason = f"{reason} before any move: not rated"
         updated = record.evolve(
@@ -995,6 +1007,7 @@ class GameService:
         *,
         guild_id: int | None,
         for_move: bool = False,
+        answering: Literal["draw", "undo"] | None = None,
     ) -> GameRecord:
         """The game a command in `location` (a thread or channel of server `guild_id`, or a
         direct message when that is None) means.
@@ -1003,7 +1016,9 @@ class GameService:
         not is refused exactly as a game that does not exist. Otherwise the caller's one
         active game played in `location`, or started from it; with `for_move`, several are
         narrowed to those where it is the caller's turn. A game here that the caller does
-        not play is returned too, so that the caller is told they are not playing.
+        not play is returned too, so that the caller is told they are not playing. With
+        `answering`, several are narrowed to those with the opponent's open draw offer (or
+        undo request) to answer.
         """
         if game_id is not None:
             record = await self.record(game_id)
@@ -1020,6 +1035,12 @@ class GameService:
             raise NotFoundError("You have no game in progress here. Use /games to see your games.")
         if len(mine) == 1:
             return mine[0]
+        if answering is not None:
+            offered = [g for g in mine if _offered_to(g, user_id, answering)]
+            if len(offered) == 1:
+                return offered[0]
+            if offered:
+                mine = offered
         if for_move:
             waiting = [g for g in mine if g.players[g.to_move] == user_id]
             if len(waiting) == 1:
