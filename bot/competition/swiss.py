@@ -43,6 +43,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from bot.competition.colours import FIRST, SECOND, Strength, breaks_limits
+from bot.competition.dutch import pair_dutch
+from bot.competition.dutch_colours import allocate
 from bot.competition.lexicographic import best_matching
 from bot.competition.records import Pairing, PlayerId
 from bot.competition.swiss_players import Entry, Float, entries_for
@@ -111,7 +113,12 @@ def pair_round(
     if len(entries) < 2:
         raise ValueError("a Swiss round needs at least two active players")
     met = Counter(frozenset(p.players) for p in history if p.second is not None)
-    pairs, bye = _match(entries, met)
+    dutch = pair_dutch(entries, frozenset(met))
+    if dutch is None:
+        # No pairing keeps the absolute criteria: the least bad one by penalty tiers.
+        pairs, bye = _match(entries, met)
+    else:
+        pairs, bye = dutch
     boards = sorted(
         pairs,
         key=lambda pair: (
@@ -122,7 +129,7 @@ def pair_round(
     )
     pairings = []
     for one, other in boards:
-        first, second = seats(one, other)
+        first, second = allocate(one, other) if dutch is not None else seats(one, other)
         pairings.append(Pairing(round_number, first.player, second.player))
     if bye is not None:
         pairings.append(Pairing(round_number, bye.player))
