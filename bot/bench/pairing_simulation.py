@@ -3,7 +3,7 @@
 Every round the pairing code makes is checked here from the history alone, without the
 pairing code's own weights:
 
-- rematches: two players who met before (a forfeit counts as a meeting);
+- rematches: two players who played each other before (a forfeit is no game, C.04.2);
 - colour breaks: a colour difference beyond two or a third seat running, except in the
   last round for a top scorer (more than half the points possible) or their opponent,
   FIDE's exception (those are counted apart);
@@ -153,7 +153,11 @@ def audit_round(before: Tournament, made: tuple[Pairing, ...], audit: Audit) -> 
     table = records(before.players, history, bye_points=SWISS_BYE_POINTS)
     half = {p: round(2 * table[p].points) for p in active}
     free = {p: _scored_without_playing(table[p]) for p in active}
-    met = Counter(frozenset(p.players) for p in history if p.second is not None)
+    met = Counter(
+        frozenset(p.players)
+        for p in history
+        if p.second is not None and not (p.result is not None and p.result.is_forfeit)
+    )
     seats = seat_histories(history)
     leaders = {p for p in active if number == before.rounds and half[p] > number - 1}
     games = [p for p in made if p.second is not None]

@@ -57,7 +57,7 @@ from bot.competition.dutch_colours import allocate
 from bot.competition.records import PlayerId
 from bot.competition.swiss_players import Entry, Float
 
-SEARCH_BUDGET = 40_000
+SEARCH_BUDGET = 20_000
 """The search steps one round may take, shared by its brackets: each may use half of
 what is left (at least `BRACKET_STEPS`), half of that for candidates as good as the
 lower bound."""

@@ -112,7 +112,12 @@ def pair_round(
     )
     if len(entries) < 2:
         raise ValueError("a Swiss round needs at least two active players")
-    met = Counter(frozenset(p.players) for p in history if p.second is not None)
+    # A forfeited game was not played: its two players may still meet (C.04.2).
+    met = Counter(
+        frozenset(p.players)
+        for p in history
+        if p.second is not None and not (p.result is not None and p.result.is_forfeit)
+    )
     dutch = pair_dutch(entries, frozenset(met))
     if dutch is None:
         # No pairing keeps the absolute criteria: the least bad one by penalty tiers.
