@@ -3,7 +3,7 @@
 Every round the pairing code makes is checked here from the history alone, without the
 pairing code's own weights:
 
-- rematches: two players who met before (a forfeit counts as a meeting);
+- rematches: two players who played each other before (a forfeit is no game, C.04.2);
 - colour breaks: a colour difference beyond two or a third seat running, except in the
   last round for a top scorer (more than half the points possible) or their opponent,
   FIDE's exception (those are counted apart);
@@ -12,13 +12,21 @@ pairing code's own weights:
   the absolute criteria above would have. A float is one score group crossed: a game
   between neighbouring groups is one, a game across two boundaries two, and the bye
   counts as a game against a group one below the lowest (so in an odd field one float
-  is unavoidable). The fewest are found by a separate minimum-weight matching;
+  is unavoidable). The fewest are found by a separate minimum-weight matching. This
+  one is told, not a fault: the Dutch system pairs bracket by bracket from the top, and
+  its rules can float more players than the fewest a whole round could;
 - unpairable rounds: rounds for which no pairing keeps the absolute criteria at all
   (late rounds of long events in small fields); the checks above count only the other
   rounds, since breaking some criterion is forced in these.
 
 After the last round, an event has a single winner when one player alone has the most
 points.
+
+With a reference program (`--reference PROGRAM`, an independent Dutch-system pairing
+program on this machine), every round is also paired by that program from the same
+history written as a TRF file, and the rounds where both made the same pairs (and the
+same seats) are counted; rounds it refuses (no pairing keeps its absolute criteria) are
+counted apart.
 """
 
 from __future__ import annotations
@@ -28,9 +36,11 @@ import random
 import time
 from collections import Counter
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 import networkx as nx
 
+from bot.bench.pairing_reference import compare
 from bot.bench.simulation import play_out
 from bot.competition.colours import colour_difference, seat_histories
 from bot.competition.records import Pairing
@@ -61,6 +71,14 @@ class Audit:
     unpairable_rounds: int = 0
     withdrawals: int = 0
     single_winners: int = 0
+    compared: int = 0
+    """Rounds also paired by the reference program."""
+    same_pairs: int = 0
+    """Of those, rounds with the same pairs and bye as the reference."""
+    same_seats: int = 0
+    """Of those, rounds with the same seats too."""
+    refused: int = 0
+    """Rounds the reference found no pairing for."""
     seconds: float = 0.0
     """Time spent pairing, playing and auditing."""
 
@@ -86,8 +104,10 @@ def simulate_field(
     draw_rate: float = DRAW_RATE,
     withdraw_rate: float = WITHDRAW_RATE,
     rounds: int | None = None,
+    reference: Path | None = None,
 ) -> Audit:
-    """Play `events` Swiss tournaments of `field` players and audit every round."""
+    """Play `events` Swiss tournaments of `field` players and audit every round (and
+    compare it with the `reference` program's, if any)."""
     started = time.perf_counter()
     audit = Audit(field)
     rng = random.Random(f"{seed}:{field}")
@@ -99,7 +119,7 @@ def simulate_field(
             rng,
             draw_rate=draw_rate,
             withdraw_rate=withdraw_rate,
-            check=lambda before, made: audit_round(before, made, audit),
+            check=lambda before, made: check_round(before, made, audit, reference),
         )
         audit.events += 1
         audit.withdrawals += len(finished.withdrawn)
@@ -108,6 +128,20 @@ def simulate_field(
         audit.single_winners += sum(1 for p in finished.players if table[p].points == top) == 1
     audit.seconds = time.perf_counter() - started
     return audit
+
+
+def check_round(
+    before: Tournament, made: tuple[Pairing, ...], audit: Audit, reference: Path | None
+) -> None:
+    """Audit one round, and compare it with the reference program's."""
+    audit_round(before, made, audit)
+    if reference is None:
+        return
+    comparison = compare(reference, before, made)
+    audit.compared += 1
+    audit.refused += comparison.refused
+    audit.same_pairs += comparison.same_pairs
+    audit.same_seats += comparison.same_seats
 
 
 def audit_round(before: Tournament, made: tuple[Pairing, ...], audit: Audit) -> None:
@@ -119,7 +153,11 @@ def audit_round(before: Tournament, made: tuple[Pairing, ...], audit: Audit) -> 
     table = records(before.players, history, bye_points=SWISS_BYE_POINTS)
     half = {p: round(2 * table[p].points) for p in active}
     free = {p: _scored_without_playing(table[p]) for p in active}
-    met = Counter(frozenset(p.players) for p in history if p.second is not None)
+    met = Counter(
+        frozenset(p.players)
+        for p in history
+        if p.second is not None and not (p.result is not None and p.result.is_forfeit)
+    )
     seats = seat_histories(history)
     leaders = {p for p in active if number == before.rounds and half[p] > number - 1}
     games = [p for p in made if p.second is not None]

@@ -22,6 +22,7 @@ from bot.cli import (
     restore_command,
     run_command,
     sync_command,
+    tournament_command,
 )
 from bot.cli.moves_argv import split_moves
 
@@ -38,6 +39,7 @@ COMMAND_MODULES = (
     replay_command,
     records_command,
     render_command,
+    tournament_command,
     bench_command,
 )
 """Each module adds its subcommands with `register(subparsers)`."""

@@ -2,8 +2,9 @@
 
 - `glicko2`: Glicko-2 ratings, one game at a time.
 - `records`: entrants, pairings and results.
-- `round_robin`, `swiss` (+ `swiss_players`, `lexicographic`), `elimination`: the pairing
-  methods.
+- `round_robin`, `swiss` (+ `dutch`, `dutch_colours`, `swiss_players`, `lexicographic`),
+  `elimination`: the pairing methods.
+- `trf`: FIDE Tournament Report Files, written and read.
 - `scoring`, `tiebreaks`, `standings`: points, tie-breaks and rankings.
 - `tournament`: one tournament's state and what to pair next.
 - `tables`: standings and pairings as text for a Discord code block.

@@ -1,38 +1,29 @@
-"""Swiss pairings by the priorities of FIDE's Dutch system, found by maximum-weight matching.
+"""Swiss rounds: the FIDE Dutch system (`bot.competition.dutch`), and a fallback for the
+rounds it cannot pair.
 
-Players are ranked for pairing by score, then seed (their pairing number). Each round
-pairs the active players so that, in this order of importance:
+`pair_round` pairs a round by the Dutch system, bracket by bracket, and seats each pair by
+its colour allocation rules (`bot.competition.dutch_colours`). When no pairing keeps the
+Dutch absolute criteria at all (late rounds of long events in small fields), the round is
+still paired, by the tiered penalties below, so that as few as possible are broken:
 
-1. **Absolute** (broken only when no pairing of the round keeps them): nobody meets an
-   earlier opponent again; nobody gets a second bye (a bye or a win by forfeit counts as
-   one); nobody's colour difference goes beyond two, nor gets the same seat three games
-   running. FIDE's exception for the last round: a top scorer (more than half the points
-   possible so far) may meet a player due the same seat, so that the leaders meet;
-   breaking the colour limits there is then kept as rare as possible, right after the
-   scores.
-2. **Scores**: players meet others on their score. The fewest floats: score-group
-   boundaries crossed by a game, counted once per boundary (a game across two counts
-   two); among pairings with as many, the one floating fewer players out of higher
-   groups, from the top down (FIDE's downfloaters per bracket). Floats go to the nearest
-   score (the score differences, largest first, as small as possible: FIDE's PSD);
-   nobody floats the same way as in the round before, then as two rounds before, where
-   that can be avoided. The bye counts as a pairing with a group one point below the
-   lowest score, so it goes to the lowest group.
+1. **Absolute**: rematches; second byes (a bye or a win by forfeit counts as one); colour
+   differences beyond two or a third seat running (except for a top scorer in the last
+   round).
+2. **Scores**: the fewest score-group boundaries crossed, from the top, then the smallest
+   score differences; repeated floats.
 3. **Colours**: as many players as possible get their due seat, then as many with a
    strong preference as possible.
-4. **Order**: a player who floats down meets the highest of the group below; inside a
-   score group the top half meets the bottom half (1 v 5, 2 v 6, ... in a group of 8).
+4. **Order**: a floater meets the highest of the group below; inside a group the top
+   half meets the bottom half.
 
 Every tier is a penalty on the edges of a complete graph (with a bye node when the field
 is odd); `bot.competition.lexicographic` turns the tiers into weights so that no amount
 of a lower tier outweighs one unit of a higher one, and the maximum-weight perfect
-matching is the lexicographically best pairing. Seats then follow the Dutch colour rules
-(`seats`). Boards are ordered by the higher score, then the sum of the scores, then the
-rank of the better-placed player; the bye comes last. What is known of each player
-comes from `bot.competition.swiss_players`.
+matching is the lexicographically best pairing. Boards are ordered by the higher score,
+then the sum of the scores, then the rank of the better-placed player; the bye comes last.
 
-A bye scores a full point. A forfeited game counts as a meeting but gives no colour.
-Withdrawn players are not paired any more.
+A bye scores a full point. A forfeited game gives no colour and is no meeting: its two
+players may meet again. Withdrawn players are not paired any more.
 """
 
 from __future__ import annotations
@@ -43,6 +34,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from bot.competition.colours import FIRST, SECOND, Strength, breaks_limits
+from bot.competition.dutch import pair_dutch
+from bot.competition.dutch_colours import allocate
 from bot.competition.lexicographic import best_matching
 from bot.competition.records import Pairing, PlayerId
 from bot.competition.swiss_players import Entry, Float, entries_for
@@ -110,8 +103,18 @@ def pair_round(
     )
     if len(entries) < 2:
         raise ValueError("a Swiss round needs at least two active players")
-    met = Counter(frozenset(p.players) for p in history if p.second is not None)
-    pairs, bye = _match(entries, met)
+    # A forfeited game was not played: its two players may still meet (C.04.2).
+    met = Counter(
+        frozenset(p.players)
+        for p in history
+        if p.second is not None and not (p.result is not None and p.result.is_forfeit)
+    )
+    dutch = pair_dutch(entries, frozenset(met))
+    if dutch is None:
+        # No pairing keeps the absolute criteria: the least bad one by penalty tiers.
+        pairs, bye = _match(entries, met)
+    else:
+        pairs, bye = dutch
     boards = sorted(
         pairs,
         key=lambda pair: (
@@ -122,7 +125,7 @@ def pair_round(
     )
     pairings = []
     for one, other in boards:
-        first, second = seats(one, other)
+        first, second = allocate(one, other) if dutch is not None else seats(one, other)
         pairings.append(Pairing(round_number, first.player, second.player))
     if bye is not None:
         pairings.append(Pairing(round_number, bye.player))

@@ -50,6 +50,8 @@ class Entry:
     """The floats of the last round and of the round before it."""
     top_scorer: bool = False
     """In the last round: more than half the points possible so far."""
+    unplayed: int = 0
+    """Earlier rounds without a game played: byes, forfeits, absences."""
 
     @property
     def difference(self) -> int:
@@ -97,6 +99,7 @@ def entries_for(
                 scored_without_playing=_scored_without_playing(table[player]),
                 floats=(mine.get(round_number - 1), mine.get(round_number - 2)),
                 top_scorer=last and score > round_number - 1,
+                unplayed=round_number - 1 - len(seats),
             )
         )
         position[score] += 1
