@@ -4,9 +4,10 @@ A season's players stand on one ladder, best first; the divisions are consecutiv
 of it, the top division first. The first ladder is ordered by rating. At a season's
 end each division's final order (withdrawn players last) gives the next ladder: the
 top `MOVERS` of each division go up one division, the bottom `MOVERS` go down one;
-players who do not come back are left out, and newcomers are placed by rating (a
-newcomer with the fifth best rating of everyone stands fifth). The next season's
-divisions are cut from that ladder again.
+players who do not come back are left out, and each newcomer joins the division where
+their rating ranks among the returning players. The next season's divisions are cut
+from that ladder again (so when players leave or join, a player at a division's edge
+may move once more; newcomers stand last in their division, so they move first).
 
 Everything here is pure: plain ids, ratings and pairings in, plain values out.
 """
@@ -125,37 +126,47 @@ def next_ladder(
     `finals` are the divisions' final orders (top first, withdrawn players last);
     `returning` are those of them who play again; `newcomers` (not in `finals`) are
     placed by `rating`, which must cover returning players and newcomers alike. Each new
-    division reads: those relegated into it, those who stayed, those promoted into it.
+    division reads: those relegated into it, those who stayed, those promoted into it,
+    then the newcomers placed in it (see `place_newcomers`).
     """
     went = moves(finals)
-    ladder: list[PlayerId] = []
+    blocks: list[list[PlayerId]] = []
     for index, division in enumerate(finals):
         above = finals[index - 1] if index > 0 else ()
         below = finals[index + 1] if index + 1 < len(finals) else ()
-        ladder += [player for player in above if went[player] is Move.DOWN]
-        ladder += [player for player in division if went[player] is Move.STAY]
-        ladder += [player for player in below if went[player] is Move.UP]
-    staying = [player for player in ladder if player in returning]
-    return place_newcomers(staying, newcomers, rating)
+        block = [player for player in above if went[player] is Move.DOWN]
+        block += [player for player in division if went[player] is Move.STAY]
+        block += [player for player in below if went[player] is Move.UP]
+        blocks.append([player for player in block if player in returning])
+    return tuple(player for block in place_newcomers(blocks, newcomers, rating) for player in block)
 
 
 def place_newcomers(
-    ladder: Sequence[PlayerId], newcomers: Iterable[PlayerId], rating: Mapping[PlayerId, float]
-) -> tuple[PlayerId, ...]:
-    """The ladder with each newcomer placed where their rating ranks among everyone's:
-    just above the ladder's `k`-th player when `k` of the ladder's players rate higher."""
+    blocks: Sequence[Sequence[PlayerId]],
+    newcomers: Iterable[PlayerId],
+    rating: Mapping[PlayerId, float],
+) -> tuple[tuple[PlayerId, ...], ...]:
+    """The new divisions' players (`blocks`, top first) with each newcomer added to the
+    division where their rating ranks among the returning players: when `k` of those rate
+    higher, the division of the ladder's `k`-th player. Newcomers go at the end of their
+    division, so that when divisions are cut again, returning players keep the division
+    their results earned before a newcomer does."""
+    ladder = [player for block in blocks for player in block]
     present = set(ladder)
     fresh = [player for player in by_rating(newcomers, rating) if player not in present]
     if len(set(fresh)) != len(fresh):
         raise ValueError("a newcomer is listed twice")
-    slots: list[tuple[float, int, PlayerId]] = [
-        (float(index), 0, player) for index, player in enumerate(ladder)
-    ]
-    for order, player in enumerate(fresh):
+    placed = [list(block) for block in blocks] or [[]]
+    ends = []
+    total = 0
+    for block in placed:
+        total += len(block)
+        ends.append(total)
+    for player in fresh:
         higher = sum(1 for other in ladder if rating[other] > rating[player])
-        slots.append((higher - 0.5, order, player))
-    slots.sort(key=lambda slot: (slot[0], slot[1]))
-    return tuple(player for _, _, player in slots)
+        target = next((i for i, end in enumerate(ends) if higher < end), len(placed) - 1)
+        placed[target].append(player)
+    return tuple(tuple(block) for block in placed)
 
 
 def division_games(players: Sequence[PlayerId], games_per_pair: int) -> tuple[Pairing, ...]:

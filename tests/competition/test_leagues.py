@@ -135,12 +135,21 @@ def test_one_division_moves_nobody() -> None:
 
 
 def test_newcomers_are_placed_by_rating_and_leavers_left_out() -> None:
-    """A newcomer rated above all but one returning player stands second."""
-    ladder = (1, 2, 3, 4)
-    rating = {1: 1900, 2: 1800, 3: 1700, 4: 1600, 9: 1850, 8: 1000}
-    assert place_newcomers(ladder, [8, 9], rating) == (1, 9, 2, 3, 4, 8)
-    finals = [(1, 2, 3, 4)]
-    assert next_ladder(finals, {1, 3, 4}, [9], rating) == (1, 9, 3, 4)
+    """A newcomer joins the division where their rating ranks among the returning
+    players, at its end; a player who does not return is left out."""
+    rating = {1: 1900, 2: 1800, 3: 1700, 4: 1600, 9: 1850, 8: 1000, 7: 1650}
+    assert place_newcomers([(1, 2), (3, 4)], [8, 9, 7], rating) == ((1, 2, 9), (3, 4, 7, 8))
+    assert next_ladder([(1, 2, 3, 4)], {1, 3, 4}, [9], rating) == (1, 3, 4, 9)
+
+
+def test_a_newcomer_does_not_push_a_promoted_player_back() -> None:
+    """Divisions of six: a strong newcomer joins the top division's block at its end, so
+    cutting it again sends the newcomer, not a promoted player, down."""
+    top, low = (1, 2, 3, 4, 5, 6), (11, 12, 13, 14, 15, 16)
+    rating = dict.fromkeys(top + low, 1500.0) | {99: 2500.0}
+    ladder = next_ladder([top, low], set(top + low) - {16}, [99], rating)
+    assert ladder == (1, 2, 3, 4, 11, 12, 99, 5, 6, 13, 14, 15)
+    assert split(ladder, 6, 6) == ((1, 2, 3, 4, 11, 12), (99, 5, 6, 13, 14, 15))
 
 
 @given(
