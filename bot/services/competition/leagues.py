@@ -328,14 +328,23 @@ class LeagueService:
         reason = f"{placement.name} left {view.record.name}"
         aborted = await self._abort_games_of(view, user_id, reason)
         forfeited: list[LeagueGameRecord] = []
-        async with self._locked(view.id) as locked:
-            view = await self._collect_results(locked)
+        async with self._locked(view.id) as current:
             forfeits = []
-            for game in view.games:
-                if game.result is None and user_id in (game.first_id, game.second_id):
-                    result = Result.forfeit(game.first_id == user_id, game.second_id == user_id)
-                    forfeits.append((game.id, result))
-                    forfeited.append(replace(game, result=result))
+            for game in current.games:
+                if game.result is not None or user_id not in (game.first_id, game.second_id):
+                    continue
+                found = (
+                    None if game.game_id is None else await self._repository.get_game(game.game_id)
+                )
+                if found is not None and found.status is GameStatus.FINISHED:
+                    # It ended before the player left: its result stands.
+                    await self._repository.set_league_result(
+                        game.id, Result.from_winner(found.winner)
+                    )
+                    continue
+                result = Result.forfeit(game.first_id == user_id, game.second_id == user_id)
+                forfeits.append((game.id, result))
+                forfeited.append(replace(game, result=result))
             now = self._clock.now()
             await self._repository.withdraw_from_season(
                 view.id, placement.season, user_id, now, forfeits
