@@ -231,6 +231,10 @@ HELP_COMMANDS = (
         "/tournament create|join|leave|start|withdraw|cancel|standings|pairings|info|list",
         "run, enter and follow tournaments",
     ),
+    (
+        "/league create|join|leave|cancel|standings|divisions|history|info|list",
+        "correspondence leagues: divisions, promotion and relegation",
+    ),
     ("/config", "server settings (Manage Server only)"),
     ("/help", "this list"),
 )

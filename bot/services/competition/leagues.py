@@ -184,6 +184,19 @@ class LeagueService:
             "There is no league on this server. Organisers create one with /league create."
         )
 
+    async def season(self, view: LeagueView, number: int) -> LeagueView:
+        """The league with season `number`; `InvalidInputError` for a season not played."""
+        if not 1 <= number <= view.record.season:
+            played = (
+                f"has played seasons 1 to {view.record.season}"
+                if view.record.season > 1
+                else "has played season 1 only"
+                if view.record.season == 1
+                else "has not played a season yet"
+            )
+            raise InvalidInputError(f"{view.record.name} {played}.")
+        return await self.view(view.id, number)
+
     async def history(self, guild_id: int, league_id: int | None) -> LeagueHistory:
         """Every season of the league with each player's division, place and move."""
         view = await self.find(guild_id, league_id)
