@@ -223,6 +223,6 @@ class ConsoleNotifier:
     async def league_news(self, news: LeagueNews, *, ticket: Ticket) -> MessageId:
         """A league's news, and a line for each game a withdrawal ended."""
         self.output.say(plain_message(news_message(news, self.output.style)))
-        for _ in news.aborted:
-            self.output.say(forfeited_game_text(news.data["name"], news.league))
+        for game in news.aborted:
+            self.output.say(forfeited_game_text(news.data["name"], news.league, game.id))
         return self._done(ticket)

@@ -275,6 +275,7 @@ class DiscordNotifier:
         payload = table_payload(news_message(news, STYLE), "league.txt")
         sent = await self.poster.send(news.league.record.channel_id, payload, ticket)
         for part, game in enumerate(news.aborted, start=1):
-            line = {"content": forfeited_game_text(news.data["name"], news.league)}
+            text = forfeited_game_text(news.data["name"], news.league, game.id)
+            line = {"content": text}
             await self.poster.send(game.record.location, line, ticket, part=part)
         return sent

@@ -97,7 +97,12 @@ class LeagueFlows:
             interaction,
             self.service.leave(guild_of(interaction), league_id, interaction.user.id),
         )
-        await self.context.respond(interaction, {"content": departure_text(departure)})
+        # After forfeits the league's channel gets the announcement: the answer is private.
+        await self.context.respond(
+            interaction,
+            {"content": departure_text(departure)},
+            ephemeral=bool(departure.forfeited),
+        )
 
     async def cancel(self, interaction: discord.Interaction, league_id: int | None) -> None:
         """/league cancel (organisers): games in progress are aborted."""

@@ -213,11 +213,17 @@ def league_list_message(records: Sequence[LeagueRecord]) -> TableMessage:
 
 
 def departure_text(departure: Departure) -> str:
-    """What /league leave answers: the one message about a player leaving."""
+    """What /league leave answers the player (privately when games were forfeited: the
+    league's channel gets the announcement)."""
     heading = league_heading(departure.league)
     if not departure.forfeited:
         return f"{departure.name} left {heading}."
-    return withdrawal_line(departure.league, departure.name, departure.forfeited)
+    count = len(departure.forfeited)
+    return (
+        f"You left {heading}: your {_games(count)} without a result "
+        + ("is" if count == 1 else "are")
+        + " forfeited. The league's channel has been told."
+    )
 
 
 def withdrawal_line(view: LeagueView, name: str, forfeited: Sequence[object]) -> str:
@@ -282,11 +288,11 @@ def news_message(news: LeagueNews, style: Style) -> TableMessage:
     raise ValueError(f"not a league announcement: {news.kind}")
 
 
-def forfeited_game_text(name: str, league: LeagueView) -> str:
+def forfeited_game_text(name: str, league: LeagueView, game_id: int) -> str:
     """The line posted in a game aborted because a player left the league."""
     return (
-        f"{name} left {league_heading(league)}: this game is over, scored as a loss for "
-        f"{name} and a win for their opponent."
+        f"Game #{game_id} is over: {name} left {league_heading(league)}, so it counts as a "
+        f"loss for {name} and a win for their opponent."
     )
 
 
