@@ -4,6 +4,7 @@ history and the news of seasons."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 from bot.competition.leagues import Move
 from bot.competition.standings import Standing
@@ -266,9 +267,9 @@ def news_message(news: LeagueNews, style: Style) -> TableMessage:
         head = f"Season {data['season']} of {heading} is over.{note} Final standings:"
         tail = (
             f"Season {data['season'] + 1} takes entries now and starts "
-            f"{style.when(view.record.starts_at)}: everyone stays entered unless they "
+            f"{style.when(_starts(news))}: everyone stays entered unless they "
             "/league leave; newcomers /league join."
-            if view.record.status is LeagueStatus.OPEN
+            if view.record.status is not LeagueStatus.CANCELLED
             else ""
         )
         return TableMessage(head, table.table, tail)
@@ -278,7 +279,7 @@ def news_message(news: LeagueNews, style: Style) -> TableMessage:
         head = (
             f"Season {data['season']} of {heading} could not start: "
             f"{_players(int(data['players']))} entered, at least 2 are needed. It starts "
-            f"{style.when(view.record.starts_at)} if enough players /league join."
+            f"{style.when(_starts(news))} if enough players /league join."
         )
         return TableMessage(head, "")
     if kind is Kind.LEAGUE_CANCELLED:
@@ -286,6 +287,12 @@ def news_message(news: LeagueNews, style: Style) -> TableMessage:
             f"{heading} was cancelled by {data['by']}; its games in progress were aborted.", ""
         )
     raise ValueError(f"not a league announcement: {news.kind}")
+
+
+def _starts(news: LeagueNews) -> datetime:
+    """When the next season starts, as the announcement recorded it."""
+    text = news.data.get("starts")
+    return news.league.record.starts_at if text is None else datetime.fromisoformat(text)
 
 
 def forfeited_game_text(name: str, league: LeagueView, game_id: int) -> str:

@@ -403,7 +403,7 @@ class LeagueService:
         ):
             raise NotAllowedError(
                 f"Only {view.record.organiser_name}, who created {view.record.name}, or "
-                "members who may organise tournaments here can cancel it."
+                "members who may organise leagues here can cancel it."
             )
         async with self._locks(view.id):
             async with self._locked(view.id) as view:
@@ -490,7 +490,8 @@ class LeagueService:
         await self._make_games(view)
         await self._announce(league_id)
         view = await self.view(league_id)
-        if self._clock.now() >= (view.record.ends_at or view.record.starts_at):
+        ends = view.record.ends_at
+        if ends is not None and self._clock.now() >= ends:
             await self._abort_all(view, f"season {view.record.season} of {view.record.name} ended")
         await self._end_season(league_id)
         return await self.view(league_id)
@@ -505,7 +506,11 @@ class LeagueService:
             if len(view.members) < MIN_PLAYERS:
                 later = record.evolve(starts_at=now + record.entry_window, updated_at=now)
                 await self._repository.update_league(later)
-                data = {"season": record.season + 1, "players": len(view.members)}
+                data = {
+                    "season": record.season + 1,
+                    "players": len(view.members),
+                    "starts": later.starts_at.isoformat(),
+                }
                 await self._outbox.add([self._row(Kind.LEAGUE_POSTPONED, later, data)])
             else:
                 await self._start_season(view)
@@ -664,7 +669,11 @@ class LeagueService:
             )
             finished = replace(season, status=SeasonStatus.FINISHED, finished_at=now)
             await self._repository.finish_season(opens, finished, placements)
-            data = {"season": season.number, "unfinished": len(unfinished)}
+            data = {
+                "season": season.number,
+                "unfinished": len(unfinished),
+                "starts": opens.starts_at.isoformat(),
+            }
             await self._outbox.add([self._row(Kind.LEAGUE_SEASON_FINISHED, opens, data)])
         await self._outbox.committed()
         log.info("league %s: season %s finished", league_id, season.number)
