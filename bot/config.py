@@ -2,10 +2,10 @@
 
 Every setting is one field of `Settings` declared with `setting(...)`: its environment
 variable, its TOML key, its kind (which parses and checks the value), its default and one
-line of help. The README's settings table, `deploy/tabula.env.example`, `tabula config`
-and `tabula doctor` are all generated from those fields, so adding a setting is adding a
-field. Precedence: environment > `.env` > TOML file > default. An empty value counts as
-not set.
+line of help. The table of `docs/operating/settings.md`, `deploy/tabula.env.example`,
+`tabula config` and `tabula doctor` are all generated from those fields, so adding a
+setting is adding a field. Precedence: environment > `.env` > TOML file > default. An
+empty value counts as not set.
 """
 
 from __future__ import annotations
@@ -102,6 +102,21 @@ class FilePath(Kind):
     def parse(self, text: str) -> Path:
         """The path as written (`~` is expanded)."""
         return Path(text).expanduser()
+
+
+class Address(Kind):
+    """An http:// or https:// address, kept without a trailing slash."""
+
+    def describe(self) -> str:
+        """What an address looks like."""
+        return "an http:// or https:// address"
+
+    def parse(self, text: str) -> str:
+        """The address as written, checked for its scheme and host."""
+        scheme, _, rest = text.strip().partition("://")
+        if scheme.lower() not in ("http", "https") or not rest.strip("/"):
+            raise ValueError(f"must be {self.describe()} (got {text!r})")
+        return text.strip().rstrip("/")
 
 
 @dataclass(frozen=True)
@@ -412,6 +427,14 @@ class Settings:
         toml="shards.ids",
         kind=ShardIds(),
         help="The shards this process runs, like 0-1, 2 or 0,3; not set: every shard.",
+    )
+    docs_url: str | None = setting(
+        None,
+        env="TABULA_DOCS_URL",
+        toml="docs.url",
+        kind=Address(),
+        help="Where the documentation site (`mkdocs build`) is published; /help and "
+        "refusals that send a user elsewhere then link to its pages.",
     )
     config_file: Path | None = setting(
         None,

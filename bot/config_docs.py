@@ -1,7 +1,7 @@
-"""The settings table written out: the README's table, example `.env` and TOML files.
+"""The settings table written out: the settings page's table, example `.env` and TOML files.
 
-Generated from `bot.config.SETTINGS`, and tests compare the README and `deploy/` with
-these, so the documentation cannot drift from the code.
+Generated from `bot.config.SETTINGS`, and tests compare `docs/operating/settings.md` and
+`deploy/` with these, so the documentation cannot drift from the code.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ def default_text(entry: Setting) -> str:
 
 
 def markdown_table() -> str:
-    """The README's table: one row per setting."""
+    """The settings page's table: one row per setting."""
     rows = [
         "| environment variable | TOML key | default | value | what it sets |",
         "|---|---|---|---|---|",

@@ -41,7 +41,7 @@ SMALL_DISK = 512 * 1024**2
 ENV_NAMES = {entry.name: entry.env for entry in SETTINGS}
 RESTORE = "restore the latest backup with `tabula restore BACKUP` (it keeps this file aside)"
 """What to do about a database that is damaged or not a database at all."""
-RESTORE_HINT = f"stop the bot and {RESTORE}; README, Backups"
+RESTORE_HINT = f"stop the bot and {RESTORE}; docs/operating/maintenance.md, Backups"
 EMPTY_HINT = (
     f"if your games were in this file, {RESTORE}; to start a new database instead, "
     "delete the empty file"
@@ -154,7 +154,7 @@ def read_only_reason(path: Path) -> str | None:
 def check_configuration(report: ConfigReport) -> Iterator[Check]:
     """Each configuration problem, each oddity, or one ok naming the sources."""
     for problem in report.problems:
-        yield Check("configuration", Status.PROBLEM, problem, "see the README's Settings table")
+        yield Check("configuration", Status.PROBLEM, problem, "see docs/operating/settings.md")
     for note in report.notes:
         yield Check("configuration", Status.WARNING, note)
     if not report.problems:

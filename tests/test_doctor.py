@@ -82,7 +82,7 @@ def test_a_file_that_is_not_a_database_is_a_problem(tmp_path: Path) -> None:
     assert check.detail == f"{path} is not a readable SQLite database: file is not a database"
     assert check.hint == (
         "stop the bot and restore the latest backup with `tabula restore BACKUP` "
-        "(it keeps this file aside); README, Backups"
+        "(it keeps this file aside); docs/operating/maintenance.md, Backups"
     )
 
 

@@ -2,15 +2,8 @@
 
 from __future__ import annotations
 
-import argparse
 import re
 from pathlib import Path
-
-from discord import app_commands
-
-from bot.cli import build_parser
-from bot.client import TabulaBot
-from bot.config import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -36,38 +29,10 @@ def test_ci_runs_the_readme_test_command_verbatim() -> None:
     assert readme_commands()[1] in ci_lines
 
 
-def section(title: str) -> str:
-    """The README's text under a `## ` heading, up to the next one."""
+def test_the_readme_is_short_and_points_inside_the_repository() -> None:
+    """The README is a one-minute read, and each of its links is a file of the repository."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    return text.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
-
-
-def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
-    """A parser's subcommands by name."""
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return dict(action.choices)
-    return {}
-
-
-def test_every_subcommand_is_in_the_command_line_table() -> None:
-    """Each `tabula` subcommand (and `bench` kind) has a row in "Command line"."""
-    table = section("Command line")
-    for name, sub in subcommands(build_parser()).items():
-        names = [f"bench {kind}" for kind in subcommands(sub)] if name == "bench" else [name]
-        for shown in names:
-            assert f"| `tabula {shown}" in table, shown
-
-
-async def test_every_slash_command_is_in_the_bot_table() -> None:
-    """Each registered slash command (and sub-command) is in "The Discord bot" table."""
-    bot = TabulaBot(Settings(token="x"), commands_only=True)
-    await bot.setup_hook()
-    table = section("The Discord bot").split("\n\n**", 1)[0]
-    for command in bot.tree.get_commands():
-        assert f"| `/{command.name}" in table, command.name
-        if isinstance(command, app_commands.Group):
-            rows = [row for row in table.splitlines() if row.startswith(f"| `/{command.name}")]
-            for sub in command.commands:
-                assert any(f"`/{command.name} {sub.name}" in r or f"`{sub.name}" in r
-                           for r in rows), sub.name  # fmt: skip
+    assert len(text.splitlines()) <= 150
+    for target in re.findall(r"\]\(([^)]+)\)", text):
+        assert not re.match(r"\w+:", target), target
+        assert (ROOT / target.split("#", 1)[0]).is_file(), target

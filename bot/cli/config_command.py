@@ -20,7 +20,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         choices=["current", *FORMATS],
         default="current",
         help="current: the values in use (default); env, toml: an example file with every "
-        "setting; markdown: the README's table",
+        "setting; markdown: the table of docs/operating/settings.md",
     )
     parser.set_defaults(func=run)
 

@@ -12,6 +12,7 @@ from bot.refusals import MESSAGE_LIMIT, refusal_text, shorten
 from bot.services.errors import ServiceError, storage_failure_message
 from bot.services.gate import Gate
 from bot.services.settings import ChannelNotAllowedError
+from bot.texts.guide import Page, with_guide
 from rules import GameError
 
 log = logging.getLogger(__name__)
@@ -24,19 +25,31 @@ NEEDED = (
 """The permissions the bot needs where games are played."""
 
 
-def user_message(error: BaseException) -> str | None:
-    """The message to show for an expected refusal, or None for an unexpected error."""
+def docs_url_of(interaction: discord.Interaction) -> str | None:
+    """The documentation site's address from the bot's settings, if it has one."""
+    settings = getattr(interaction.client, "settings", None)
+    return getattr(settings, "docs_url", None)
+
+
+def user_message(error: BaseException, docs_url: str | None = None) -> str | None:
+    """The message to show for an expected refusal, or None for an unexpected error; a
+    refusal that sends the user to a moderator links the site's page when there is one."""
     if isinstance(error, ChannelNotAllowedError):
         where = ", ".join(f"<#{channel}>" for channel in sorted(error.allowed))
         return f"{error} Games are played in {where}."
     if isinstance(error, ServiceError | GameError):
         return refusal_text(error)
     if isinstance(error, discord.Forbidden):
-        return (
-            f"Discord did not let me do that here ({error.text or 'missing permissions'}). {NEEDED}"
+        return with_guide(
+            f"Discord did not let me do that here ({error.text or 'missing permissions'}). "
+            f"{NEEDED}",
+            docs_url,
+            Page.PERMISSIONS,
         )
     if isinstance(error, app_commands.MissingPermissions):
-        return "You need the Manage Server permission for this."
+        return with_guide(
+            "You need the Manage Server permission for this.", docs_url, Page.SERVER_SETTINGS
+        )
     if isinstance(error, app_commands.NoPrivateMessage):
         return "This command works in servers only."
     if isinstance(error, app_commands.TransformerError | app_commands.CheckFailure):
@@ -65,7 +78,7 @@ async def report(interaction: discord.Interaction, error: BaseException) -> None
     error, what was not stored and why when the database failed, else an apology."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
-    message = user_message(error)
+    message = user_message(error, docs_url_of(interaction))
     if isinstance(error, discord.Forbidden):
         log.warning("interaction %s: forbidden by Discord: %s", interaction.id, error.text)
     if message is None:

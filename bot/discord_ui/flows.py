@@ -43,6 +43,7 @@ from bot.services.games.results import GameView, MoveResult, UndoStatus
 from bot.storage.repository import Announcement, AnnouncementStatus, ChallengeRecord
 from bot.texts.clocks import next_game_text
 from bot.texts.games import board_caption, challenge_text, game_title, header
+from bot.texts.guide import Page, with_guide
 
 log = logging.getLogger(__name__)
 
@@ -217,9 +218,14 @@ class Flows:
                 continue
             stored = await self.services.repository.get_announcement(row.id)
             if stored is not None and stored.status is AnnouncementStatus.PARKED:
+                settings = getattr(self.client, "settings", None)
                 await reply.private(
-                    f"Game #{game_id} is stored, but I could not open it here: {stored.error}. "
-                    f"{NEEDED}"
+                    with_guide(
+                        f"Game #{game_id} is stored, but I could not open it here: "
+                        f"{stored.error}. {NEEDED}",
+                        getattr(settings, "docs_url", None),
+                        Page.PERMISSIONS,
+                    )
                 )
                 return None
             if stored is None or stored.status is AnnouncementStatus.PENDING:

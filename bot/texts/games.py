@@ -15,6 +15,7 @@ from bot.services.correspondence.durations import parse_time_control
 from bot.services.delivery.announcements import MoveNotice
 from bot.services.games.results import GameView
 from bot.storage.repository import ChallengeRecord, ChallengeStatus, GameRecord, GameStatus
+from bot.texts.guide import Page, page_url
 from renderers.page import with_colour
 from rules import AnyGame, OptionValue, get_game, list_games
 
@@ -241,8 +242,9 @@ HELP_COMMANDS = (
 """The commands /help lists, with what they do (a test checks that none is missing)."""
 
 
-def help_text() -> str:
-    """What /help shows: the commands and the games."""
+def help_text(docs_url: str | None = None) -> str:
+    """What /help shows: the commands, the games and, when the documentation site is
+    published (`TABULA_DOCS_URL`), a link to its guide for players."""
     lines = ["**Tabula**: abstract strategy games, played in threads with a picture per move."]
     lines += [f"`{usage}`: {what}" for usage, what in HELP_COMMANDS]
     lines.append("Games: " + ", ".join(game.title for game in list_games()) + ".")
@@ -250,4 +252,7 @@ def help_text() -> str:
         "Under each board, **Move** opens a form to type your move; in a game's thread "
         "/move needs only the notation."
     )
+    guide = page_url(docs_url, Page.PLAYING)
+    if guide is not None:
+        lines.append(f"The full guide: <{guide}>")
     return "\n".join(lines)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 from types import SimpleNamespace
+from typing import cast
 
+import aiohttp
 import discord
 import pytest
 from discord import app_commands
@@ -181,7 +183,7 @@ def test_user_messages() -> None:
     assert user_message(app_commands.NoPrivateMessage()) == "This command works in servers only."
     assert user_message(RuntimeError("boom")) is None
     forbidden = discord.Forbidden(
-        SimpleNamespace(status=403, reason="Forbidden"),
+        cast(aiohttp.ClientResponse, SimpleNamespace(status=403, reason="Forbidden")),
         {"code": 50013, "message": "Missing Permissions"},
     )
     text = user_message(forbidden)

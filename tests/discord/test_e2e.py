@@ -35,10 +35,10 @@ COMMANDS = {
 
 @asynccontextmanager
 async def running(
-    fake: FakeDiscord, database: Path, clock: Clock | None = None
+    fake: FakeDiscord, database: Path, clock: Clock | None = None, docs_url: str | None = None
 ) -> AsyncIterator[TabulaBot]:
     """The bot over `database`, connected to the fake, its commands synced."""
-    settings = Settings(token=fake.token, database=database)
+    settings = Settings(token=fake.token, database=database, docs_url=docs_url)
     bot = TabulaBot(settings, clock=clock, tick_seconds=0.05, guild_ready_timeout=0.05)
     async with fake.run_client(bot):
         await bot.sync_commands()
@@ -374,6 +374,17 @@ async def test_help_and_rules(fake_club: FakeClub, tmp_path: Path) -> None:
             "Hexade, size 10, start of the game. White to move. White: stones 0. Black: "
             "stones 0. White: none on the board. Black: none on the board."
         )
+        assert "<http" not in help_text
+
+
+async def test_help_links_the_guide_when_the_site_is_published(
+    fake_club: FakeClub, tmp_path: Path
+) -> None:
+    """With `TABULA_DOCS_URL`, /help ends with a link to the players' guide."""
+    fake, alice = fake_club.fake, fake_club.alice
+    async with running(fake, tmp_path / "t.sqlite3", docs_url="https://tabula.example.org"):
+        help_text = await private_reply(fake, fake.slash(alice, fake_club.channel, "help"))
+        assert help_text.endswith("The full guide: <https://tabula.example.org/playing/discord/>")
 
 
 async def test_move_from_the_parent_channel(fake_club: FakeClub, tmp_path: Path) -> None:

@@ -41,7 +41,9 @@ class Help(commands.Cog):
     @app_commands.command(name="help", description="What Tabula does and its commands")
     async def help(self, interaction: discord.Interaction) -> None:
         """/help, privately."""
-        await interaction.response.send_message(help_text(), ephemeral=True)
+        settings = getattr(interaction.client, "settings", None)
+        docs_url = settings.docs_url if settings is not None else None
+        await interaction.response.send_message(help_text(docs_url), ephemeral=True)
 
     @app_commands.command(name="rules", description="A game's rules: a summary and the full page")
     @app_commands.describe(game="the game to explain")

@@ -4,7 +4,7 @@ The pairing algorithms live in `bot.competition`; this service stores what they 
 (players in seed order, the format, the rounds, the withdrawn players, one row per
 pairing), rebuilds a `Tournament` value from it and asks it what comes next.
 
-How tournaments behave (the decisions the README repeats):
+How tournaments behave (the decisions docs/servers/tournaments.md repeats):
 
 - Members with Manage Server, or the server's organiser role (`/config`), create
   tournaments. The creator and those members start, cancel and withdraw players.

@@ -1,6 +1,6 @@
 """`ClockService`: each timed game's clock, its deadline, reminders and loss on time.
 
-How the clocks run (the README's "Correspondence play" says the same for players):
+How the clocks run (docs/playing/correspondence.md says the same for players):
 
 - A clock runs per **turn**, not per move: a turn is the run of moves one player makes
   before the other is to move (Diffusion Chess: up to five), so sub-moves neither
