@@ -22,6 +22,7 @@ from bot.console.competition import CompetitionCommands
 from bot.console.conditionals import ConditionalCommands
 from bot.console.delivery import ConsoleNotifier
 from bot.console.help import console_help
+from bot.console.leagues import LeagueCommands
 from bot.console.options import read_settings, split_option, unnamed
 from bot.console.output import ConsoleOutput
 from bot.console.records import RecordCommands
@@ -118,6 +119,7 @@ class ConsoleApp:
         self.computer = self.services.computer
         """Plays the computer's seats; @tabula (its name) is the computer as an opponent."""
         self.competition = CompetitionCommands(self.output, CONSOLE_GUILD, CONSOLE_CHANNEL)
+        self.leagues = LeagueCommands(self.output, CONSOLE_GUILD, CONSOLE_CHANNEL)
         self.records = RecordCommands(self, CONSOLE_GUILD)
         self.conditionals = ConditionalCommands(self, CONSOLE_GUILD, CONSOLE_CHANNEL)
         self.current: Player | None = None
@@ -145,6 +147,7 @@ class ConsoleApp:
             "rating": self.competition.rating,
             "leaderboard": self.competition.leaderboard,
             "tournament": self.competition.tournament,
+            "league": self.leagues.league,
             "vacation": self.vacation,
             "settings": self.settings,
             "wait": self.wait,

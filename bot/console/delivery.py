@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.console.output import ConsoleOutput, name_in, plain_message
+from bot.services.competition.league_views import LeagueNews
 from bot.services.competition.tournament_views import TournamentView
 from bot.services.correspondence.alerts import (
     DigestNotice,
@@ -43,6 +44,7 @@ from bot.texts.clocks import (
 )
 from bot.texts.conditionals import cleared_text
 from bot.texts.games import board_caption, challenge_text, end_caption, move_caption, start_caption
+from bot.texts.leagues import forfeited_game_text, news_message
 from bot.texts.tournaments import (
     aborted_text,
     final_message,
@@ -216,4 +218,11 @@ class ConsoleNotifier:
     ) -> MessageId:
         """A tournament cancelled by itself, and why."""
         self.output.say(f"{tournament_heading(tournament)} was cancelled: {reason}.")
+        return self._done(ticket)
+
+    async def league_news(self, news: LeagueNews, *, ticket: Ticket) -> MessageId:
+        """A league's news, and a line for each game a withdrawal ended."""
+        self.output.say(plain_message(news_message(news, self.output.style)))
+        for game in news.aborted:
+            self.output.say(forfeited_game_text(news.data["name"], news.league, game.id))
         return self._done(ticket)

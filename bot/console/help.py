@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.console.competition import TOURNAMENT_HELP
+from bot.console.leagues import LEAGUE_HELP
 from rules import list_games
 
 CONSOLE_COMMANDS = (
@@ -44,6 +45,7 @@ CONSOLE_COMMANDS = (
     ("/rating [@user] [GAME]", "ratings"),
     ("/leaderboard GAME", "the best players in a game"),
     ("/tournament ...", "tournaments (below)"),
+    ("/league ...", "leagues: seasons of divisions with promotion and relegation (below)"),
     (
         "/config [threads=on|off] [expiry=30m] [time=3d] [web=off|players|public]",
         "the simulated server's settings",
@@ -66,4 +68,5 @@ def console_help(computer: str) -> str:
     lines += [f"{usage.format(computer=computer)}: {what}" for usage, what in CONSOLE_COMMANDS]
     lines.append("Games: " + ", ".join(game.name for game in list_games()) + ".")
     lines.append(f"Tournaments: {TOURNAMENT_HELP}")
+    lines.append(f"Leagues: {LEAGUE_HELP}")
     return "\n".join(lines)

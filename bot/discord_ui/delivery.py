@@ -22,6 +22,7 @@ from bot.discord_ui.payloads import Payloads, thread_name
 from bot.discord_ui.posting import Poster
 from bot.discord_ui.style import STYLE
 from bot.discord_ui.tournaments import close_entries, game_thread_name, table_payload
+from bot.services.competition.league_views import LeagueNews
 from bot.services.competition.tournament_views import TournamentView
 from bot.services.correspondence.alerts import (
     DigestNotice,
@@ -55,6 +56,7 @@ from bot.texts.clocks import (
 )
 from bot.texts.conditionals import cleared_text
 from bot.texts.games import challenge_text
+from bot.texts.leagues import forfeited_game_text, news_message
 from bot.texts.tournaments import (
     aborted_text,
     final_message,
@@ -289,4 +291,17 @@ class DiscordNotifier:
         text = f"{tournament_heading(tournament)} was cancelled: {reason}."
         sent = await self.poster.send(tournament.record.channel_id, {"content": text}, ticket)
         await close_entries(self.context.client, tournament)
+        return sent
+
+    # --- leagues ---
+
+    async def league_news(self, news: LeagueNews, *, ticket: Ticket) -> MessageId:
+        """A league's news in its channel (a long table attached whole); after a
+        withdrawal, a line in each game it ended."""
+        payload = table_payload(news_message(news, STYLE), "league.txt")
+        sent = await self.poster.send(news.league.record.channel_id, payload, ticket)
+        for part, game in enumerate(news.aborted, start=1):
+            text = forfeited_game_text(news.data["name"], news.league, game.id)
+            line = {"content": text}
+            await self.poster.send(game.record.location, line, ticket, part=part)
         return sent

@@ -27,6 +27,7 @@ from bot.discord_ui.buttons import (
     turn_buttons,
 )
 from bot.discord_ui.context import DiscordContext
+from bot.discord_ui.leagues import LeagueFlows
 from bot.discord_ui.payloads import Payloads
 from bot.discord_ui.permissions import NEEDED
 from bot.discord_ui.replies import Reply
@@ -75,6 +76,8 @@ class Flows:
         self.payloads = payloads
         self.tournaments = TournamentFlows(context)
         """Ratings and tournaments: their commands and buttons."""
+        self.leagues = LeagueFlows(context)
+        """Leagues: their commands."""
 
     @property
     def client(self) -> discord.Client:

@@ -10,6 +10,7 @@ from datetime import timedelta
 from bot.ai import DEFAULT_SECONDS
 from bot.services.background import Background
 from bot.services.clock import Clock
+from bot.services.competition.leagues import LeagueService
 from bot.services.competition.ratings import RatingService
 from bot.services.competition.tournaments import TournamentService
 from bot.services.computer.computer import COMPUTER_NAME, ComputerService
@@ -61,6 +62,8 @@ class Services:
     """Rematches of finished games."""
     conditionals: ConditionalService
     """Conditional moves: replies queued while the opponent is to move."""
+    leagues: LeagueService
+    """Correspondence leagues: seasons of divisions with promotion and relegation."""
     gate: Gate = field(default_factory=Gate)
     """Counts requests in progress; closed at shutdown so that no new ones start."""
 
@@ -128,6 +131,9 @@ class Services:
         tournaments = TournamentService(
             repository, clock, games, ratings, settings, outbox=outbox, background=background
         )
+        leagues = LeagueService(
+            repository, clock, games, ratings, settings, outbox=outbox, background=background
+        )
         dispatcher = Dispatcher(
             repository,
             clock,
@@ -136,6 +142,7 @@ class Services:
             games=games,
             clocks=clocks,
             tournaments=tournaments,
+            leagues=leagues,
             shards=shards,
             concurrency=concurrency,
         )
@@ -143,6 +150,7 @@ class Services:
             outbox.inline = dispatcher.drain
         games.finish_hooks.append(ratings.on_finish)
         games.finish_hooks.append(tournaments.on_finish)
+        games.finish_hooks.append(leagues.on_finish)
         scheduler = Scheduler(tick_seconds)
         scheduler.add("catch up clocks", clocks.catch_up)
         scheduler.add("expire challenges", challenges.expire_due)
@@ -154,6 +162,7 @@ class Services:
         scheduler.add("start tournaments", tournaments.start_due)
         scheduler.add("advance tournaments", tournaments.advance_all)
         scheduler.add("keep query statistics", PlannerStatistics(repository, clock).keep_current)
+        scheduler.add("run leagues", leagues.advance_all)
         return cls(
             repository,
             clock,
@@ -173,5 +182,6 @@ class Services:
             RecordService(repository, clock),
             RematchService(repository, clock, games, challenges, computer),
             conditionals,
+            leagues,
             gate,
         )

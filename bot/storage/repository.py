@@ -25,6 +25,16 @@ from bot.storage.competition import (
     TournamentStatus,
 )
 from bot.storage.conditionals import StoredNote, StoredTree
+from bot.storage.leagues import (
+    LeagueGameRecord,
+    LeagueMember,
+    LeagueRecord,
+    LeagueStatus,
+    NewLeague,
+    NewLeagueGame,
+    PlacementRecord,
+    SeasonRecord,
+)
 from bot.storage.records import HistoryQuery, ImportMark
 from rules import OptionValue
 
@@ -53,6 +63,7 @@ class LockKind(enum.IntEnum):
     TOURNAMENT = 2
     RATINGS = 3
     """Every player's ratings (key 0): one game is rated at a time."""
+    LEAGUE = 4
 
 
 class ChallengeStatus(enum.StrEnum):
@@ -892,3 +903,94 @@ class Repository(Protocol):
 
     async def return_conditional_notes(self, note_ids: Sequence[int]) -> None:
         """Mark notes not shown again (showing them failed): the next command shows them."""
+
+    # --- leagues ---
+
+    async def create_league(self, league: NewLeague) -> LeagueRecord:
+        """Store a new league, open for entries to its first season."""
+        ...
+
+    async def get_league(self, league_id: int) -> LeagueRecord | None:
+        """The league with this id."""
+        ...
+
+    async def update_league(self, league: LeagueRecord) -> None:
+        """Store the league's changeable fields (status, season, times)."""
+
+    async def list_leagues(
+        self, guild_id: int, statuses: Sequence[LeagueStatus]
+    ) -> list[LeagueRecord]:
+        """A server's leagues in these states, newest first."""
+        ...
+
+    async def leagues_needing_work(self, now: datetime) -> list[int]:
+        """Leagues with something to do: a season to start or end, a result to record, a
+        game to make or announce, a game a cancellation left in progress."""
+        ...
+
+    async def add_league_member(self, member: LeagueMember) -> bool:
+        """Enter a player for the coming seasons; False when they are entered already."""
+        ...
+
+    async def remove_league_member(self, league_id: int, user_id: int) -> bool:
+        """Take a player's entry back; False when they were not entered."""
+        ...
+
+    async def list_league_members(self, league_id: int) -> list[LeagueMember]:
+        """The league's members, in the order they joined."""
+        ...
+
+    async def start_season(
+        self,
+        league: LeagueRecord,
+        season: SeasonRecord,
+        placements: Sequence[PlacementRecord],
+        games: Sequence[NewLeagueGame],
+    ) -> None:
+        """In one transaction, store the running league, its new season, the divisions
+        and every game of the season (without their games yet)."""
+
+    async def finish_season(
+        self, league: LeagueRecord, season: SeasonRecord, placements: Sequence[PlacementRecord]
+    ) -> None:
+        """In one transaction, store the season's end (or cancellation), every player's
+        final place and move, and the league as it goes on."""
+
+    async def list_seasons(self, league_id: int) -> list[SeasonRecord]:
+        """The league's seasons, first first."""
+        ...
+
+    async def list_placements(self, league_id: int, season: int) -> list[PlacementRecord]:
+        """A season's players by division, then ladder position."""
+        ...
+
+    async def withdraw_from_season(
+        self,
+        league_id: int,
+        season: int,
+        user_id: int,
+        now: datetime,
+        forfeits: Sequence[tuple[int, Result]],
+    ) -> None:
+        """In one transaction, mark a player withdrawn from the season, store the
+        forfeits of their games without a result, and end their membership."""
+
+    async def list_league_games(self, league_id: int, season: int) -> list[LeagueGameRecord]:
+        """A season's games by division, in the order they were made."""
+        ...
+
+    async def league_game_for(self, game_id: int) -> LeagueGameRecord | None:
+        """The league game a game was played for."""
+        ...
+
+    async def set_league_result(self, league_game_id: int, result: Result) -> bool:
+        """Store a result for a league game that has none; False when it had one."""
+        ...
+
+    async def create_league_game(self, league_game_id: int, game: NewGame) -> GameRecord | None:
+        """Atomically create the game of a league game that has none and no result, in a
+        running league; None otherwise (another process made it, a forfeit, a stop)."""
+        ...
+
+    async def mark_league_game_announced(self, league_game_id: int) -> None:
+        """Remember that the league game's start was announced to its players."""

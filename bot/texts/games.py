@@ -218,8 +218,7 @@ def rules_text(game: AnyGame) -> str:
 HELP_COMMANDS = (
     (
         "/play game [opponent] [colour] [time] [casual] [options]",
-        "challenge a member, or anyone when no opponent is given; time:3d per move or "
-        "time:7d+1d max 10d (a bank) for a correspondence game",
+        "challenge a member (or anyone); time:3d per move or 7d+1d max 10d for correspondence",
     ),
     ("/play game opponent:(this bot) [level]", "play the computer: easy, medium or hard"),
     ("/move notation [game]", "play a move in your game (autocomplete lists the legal ones)"),
@@ -230,7 +229,7 @@ HELP_COMMANDS = (
     ("/rematch [game]", "the same game again, colours swapped"),
     (
         "/conditional add|list|clear [game]",
-        "queue replies while your opponent is to move: if they play e5, answer d4",
+        "queue replies while your opponent is to move (if e5, then d4)",
     ),
     ("/games", "your games in progress, most urgent first, with the time left"),
     ("/history [user] [game]", "finished games, newest first, to export"),
@@ -243,7 +242,11 @@ HELP_COMMANDS = (
     ("/leaderboard game", "this server's best players in a game"),
     (
         "/tournament create|join|leave|start|withdraw|cancel|standings|pairings|info|list",
-        "run, enter and follow tournaments",
+        "tournaments",
+    ),
+    (
+        "/league create|join|leave|cancel|standings|divisions|history|info|list",
+        "leagues",
     ),
     ("/config", "server settings (Manage Server only)"),
     ("/help", "this list"),

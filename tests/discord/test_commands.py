@@ -92,6 +92,7 @@ def test_extensions_are_found() -> None:
     """Every extension module with a setup() is loaded by the bot."""
     assert walk_extensions() == [
         "bot.exts.admin.config",
+        "bot.exts.competition.leagues",
         "bot.exts.competition.ratings",
         "bot.exts.competition.tournaments",
         "bot.exts.games.conditional",

@@ -28,7 +28,7 @@ DROP_WIN = ["c3", "c5", "d3", "d5", "e3", "e5", "f3", "f5", "c4", "c6", "d4"]
 """Groups with start=drop: the first player connects six with the last move."""
 COMMANDS = {
     "play", "move", "board", "resign", "draw", "undo", "games", "rules", "help", "config",
-    "rating", "leaderboard", "tournament",
+    "rating", "leaderboard", "tournament", "league",
     "vacation", "settings", "export", "history", "rematch", "conditional", "link",
 }  # fmt: skip
 

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from bot.services.clock import ManualClock
+from bot.services.competition.league_views import LeagueNews
 from bot.services.competition.tournament_views import TournamentView
 from bot.services.container import Services
 from bot.services.correspondence.alerts import (
@@ -89,6 +90,8 @@ class RecordingNotifier:
 
     tickets: list[Ticket] = field(default_factory=list)
     """Every delivery's ticket, in the order delivered."""
+    league_posts: list[LeagueNews] = field(default_factory=list)
+    """Every league announcement delivered."""
 
     def _id(self, ticket: Ticket) -> int:
         self.tickets.append(ticket)
@@ -181,6 +184,10 @@ class RecordingNotifier:
         self, tournament: TournamentView, reason: str, *, ticket: Ticket
     ) -> int:
         self.cancelled.append((tournament, reason))
+        return self._id(ticket)
+
+    async def league_news(self, news: LeagueNews, *, ticket: Ticket) -> int:
+        self.league_posts.append(news)
         return self._id(ticket)
 
     async def tournament_seed_advanced(

@@ -74,6 +74,28 @@ class Kind(enum.StrEnum):
     """A knockout match drawn to its last game: the better seed goes through."""
     TOURNAMENT_FINISHED = "tournament_finished"
     TOURNAMENT_CANCELLED = "tournament_cancelled"
+    LEAGUE_SEASON_STARTED = "league_season_started"
+    """A league season started: its divisions posted, before its games' threads."""
+    LEAGUE_SEASON_FINISHED = "league_season_finished"
+    """A league season ended: final standings, who goes up and down, the next season."""
+    LEAGUE_WITHDRAWAL = "league_withdrawal"
+    """A player left a running season: their remaining games are forfeited."""
+    LEAGUE_POSTPONED = "league_postponed"
+    """A season could not start with too few players: it starts later."""
+    LEAGUE_CANCELLED = "league_cancelled"
+    """A league was cancelled: games in progress aborted."""
+
+
+LEAGUE_KINDS = frozenset(
+    {
+        Kind.LEAGUE_SEASON_STARTED,
+        Kind.LEAGUE_SEASON_FINISHED,
+        Kind.LEAGUE_WITHDRAWAL,
+        Kind.LEAGUE_POSTPONED,
+        Kind.LEAGUE_CANCELLED,
+    }
+)
+"""The kinds a league posts where it is run (`league_row`)."""
 
 
 ANSWERABLE = frozenset({Kind.MOVE, Kind.END, Kind.OFFER, Kind.ANSWER, Kind.UNDO})
@@ -420,6 +442,18 @@ def tournament_row(
         kind=kind.value,
         stream=f"tournament:{tournament_id}",
         data={"tournament": tournament_id, **data},
+        guild_id=guild_id,
+    )
+
+
+def league_row(
+    kind: Kind, league_id: int, guild_id: int, data: Mapping[str, Any]
+) -> NewAnnouncement:
+    """A league's own announcement (a season's start or end, a withdrawal, ...)."""
+    return NewAnnouncement(
+        kind=kind.value,
+        stream=f"league:{league_id}",
+        data={"league": league_id, **data},
         guild_id=guild_id,
     )
 

@@ -18,6 +18,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.services.clock import Clock
+from bot.services.competition.league_views import LeagueNews
+from bot.services.competition.leagues import LeagueService
 from bot.services.competition.ratings import is_rateable
 from bot.services.competition.tournaments import TournamentService
 from bot.services.correspondence.alerts import (
@@ -31,7 +33,7 @@ from bot.services.correspondence.alerts import (
 from bot.services.correspondence.clocks import ClockService
 from bot.services.correspondence.conditional_notes import ClearedNote, ClearedNotice
 from bot.services.delivery import announcements as a
-from bot.services.delivery.announcements import ANSWERABLE, Kind
+from bot.services.delivery.announcements import ANSWERABLE, LEAGUE_KINDS, Kind
 from bot.services.delivery.notify import MessageId, Notifier, Ticket
 from bot.services.delivery.outbox import (
     ATTEMPT_TIMEOUT,
@@ -82,6 +84,7 @@ class Dispatcher:
         games: GameService,
         clocks: ClockService,
         tournaments: TournamentService,
+        leagues: LeagueService | None = None,
         shards: ShardFilter | None = None,
         concurrency: int = 8,
         rng: random.Random | None = None,
@@ -93,6 +96,7 @@ class Dispatcher:
         self._games = games
         self._clocks = clocks
         self._tournaments = tournaments
+        self._leagues = leagues
         self.shards = shards
         """The shards whose servers this process delivers to (None: every server)."""
         self._slots = asyncio.Semaphore(concurrency)
@@ -247,6 +251,10 @@ class Dispatcher:
             tournament = await self._repository.get_tournament(row.data["tournament"])
             if tournament is not None:
                 users = [tournament.organiser_id]
+        elif "league" in row.data:
+            league = await self._repository.get_league(row.data["league"])
+            if league is not None:
+                users = [league.organiser_id]
         location = row.data.get("location")
         return [a.undelivered_row(user, location, row.game_id, reason) for user in users]
 
@@ -354,7 +362,22 @@ class Dispatcher:
             if challenge is None:
                 raise DeliveryRefused(f"challenge {data['challenge']} no longer exists")
             return await notifier.challenge_expired(challenge, ticket=ticket)
+        if kind in LEAGUE_KINDS:
+            return await self._send_league(kind, row, ticket)
         return await self._send_tournament(kind, row, ticket)
+
+    async def _send_league(self, kind: Kind, row: Announcement, ticket: Ticket) -> MessageId:
+        if self._leagues is None:
+            raise DeliveryRefused("this process runs no leagues")
+        data = row.data
+        league = await self._leagues.view(data["league"], data.get("season"))
+        aborted = []
+        for game_id in data.get("aborted", ()):
+            found = await self._repository.get_game(game_id)
+            if found is not None:
+                aborted.append(await self._games.view_of(found))
+        news = LeagueNews(kind.value, league, data, tuple(aborted))
+        return await self._notifier.league_news(news, ticket=ticket)
 
     async def _send_tournament(self, kind: Kind, row: Announcement, ticket: Ticket) -> MessageId:
         data = row.data

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
+from bot.services.competition.league_views import LeagueNews
 from bot.services.competition.tournament_views import TournamentView
 from bot.services.correspondence.alerts import (
     DigestNotice,
@@ -157,6 +158,11 @@ class Notifier(Protocol):
         """The tournament was cancelled without a command (too few players entered)."""
         ...
 
+    async def league_news(self, news: LeagueNews, *, ticket: Ticket) -> MessageId:
+        """A league's news (a season's start or end, a withdrawal, a cancellation): post
+        it where the league is run."""
+        ...
+
 
 class NullNotifier:
     """Delivers nothing (for tools that only read or write the database)."""
@@ -250,5 +256,9 @@ class NullNotifier:
     async def tournament_cancelled(
         self, tournament: TournamentView, reason: str, *, ticket: Ticket
     ) -> MessageId:
+        """Deliver nothing."""
+        return None
+
+    async def league_news(self, news: LeagueNews, *, ticket: Ticket) -> MessageId:
         """Deliver nothing."""
         return None

@@ -11,6 +11,7 @@ from bot.storage.sql.clocks import ClockQueries
 from bot.storage.sql.competition import CompetitionQueries
 from bot.storage.sql.conditionals import ConditionalQueries
 from bot.storage.sql.games import GameQueries
+from bot.storage.sql.leagues import LeagueQueries
 from bot.storage.sql.outbox import OutboxQueries
 from bot.storage.sql.records import RecordQueries
 
@@ -22,6 +23,7 @@ class SqlRepository(
     OutboxQueries,
     RecordQueries,
     ConditionalQueries,
+    LeagueQueries,
 ):
     """The `Repository` over a SQL database."""
 
