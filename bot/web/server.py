@@ -38,6 +38,18 @@ from rules import GameError, get_game
 log = logging.getLogger(__name__)
 
 
+COMPRESSED_TYPES = frozenset(
+    {"text/html", "application/json", "image/svg+xml", "text/javascript", "text/css"}
+)
+"""What is worth compressing: text of the pages (boards are SVG inside them)."""
+
+
+def compressible(response: web.Response) -> bool:
+    """Whether an answer is text of some size, worth sending compressed."""
+    size = response.content_length or 0
+    return response.content_type in COMPRESSED_TYPES and size >= 1024
+
+
 @lru_cache(maxsize=1)
 def security_headers() -> dict[str, str]:
     """Sent with every answer: no script, style or font from anywhere but this server (the
@@ -201,6 +213,10 @@ class WebServer:
             )
         if not response.prepared:
             response.headers.update(security_headers())
+            if isinstance(response, web.Response) and compressible(response):
+                # A board's SVG is ~50 KB of repeated markup and ~6 KB gzipped; aiohttp
+                # compresses only for clients that say they accept it.
+                response.enable_compression()
         return response
 
     @staticmethod

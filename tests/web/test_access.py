@@ -20,6 +20,7 @@ async def test_a_player_signs_in_and_sees_the_game(site: Site) -> None:
     assert page.status == 200
     assert 'data-ply="0"' in text
     assert page.headers["Content-Security-Policy"].startswith("default-src 'none'")
+    assert page.headers["Content-Encoding"] in ("gzip", "deflate")  # the SVG compresses well
     cookie = page.headers.get("Set-Cookie", "")
     assert "tabula_session" not in cookie  # set once, by the sign-in
     state = json.loads(await (await alice.get(f"/g/{view.id}/state")).text())
