@@ -165,6 +165,7 @@ async def test_resign_asks_for_confirmation(site: Site) -> None:
         await click_button(alice, "Offer draw")
         await bob.get_by_role("button", name="Decline draw").wait_for(timeout=15_000)
         await click_button(bob, "Decline draw")
+        await alice.get_by_role("button", name="Offer draw").wait_for(timeout=15_000)
         await click_button(alice, "Resign")
         assert (await site.services.games.record(view.id)).is_active
         await click_button(alice, "Yes, resign")

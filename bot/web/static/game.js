@@ -47,7 +47,8 @@ async function act(path, body) {
 }
 
 function accept(fresh) {
-  const moved = fresh.ply !== snap.ply || fresh.version !== snap.version;
+  // A move (or the end) cancels a resignation being confirmed; an offer's answer does not.
+  const moved = fresh.ply !== snap.ply || fresh.active !== snap.active;
   if (fresh.ply !== snap.ply || !fresh.my_turn) { pending = []; preview = null; clicks = []; }
   snap = fresh;
   receivedAt = Date.now();
