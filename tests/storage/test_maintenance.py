@@ -20,7 +20,6 @@ from bot.storage.maintenance import (
 )
 from bot.storage.repository import GameRecord, MoveRecord, NewGame
 from bot.storage.sqlite import SchemaTooNewError, SqliteRepository
-from tests.waiting import until
 
 NOW = datetime(2025, 3, 1, 9, 30, tzinfo=UTC)
 
@@ -293,10 +292,24 @@ async def test_closing_waits_for_the_transaction_in_progress(tmp_path: Path) -> 
     path = tmp_path / "t.sqlite3"
     repo = await SqliteRepository.open(path)
     game = await repo.create_game(new_game(1))
+    # Hold the move's transaction open at its commit until close() has been asked for, so
+    # that close() meets a transaction in progress however fast the machine is.
+    writer = repo._sqlite._db
+    commit = writer.commit
+    in_transaction, close_asked = asyncio.Event(), asyncio.Event()
+
+    async def held_commit() -> None:
+        in_transaction.set()
+        await close_asked.wait()
+        await commit()
+
+    writer.commit = held_commit  # type: ignore[method-assign]
     storing = asyncio.create_task(play(repo, game))
-    # Wait until the move has taken the write lock and begun its transaction.
-    await until(repo.writing, "the move's transaction")
-    await repo.close()
+    await in_transaction.wait()
+    assert repo.writing()
+    closing = asyncio.create_task(repo.close())
+    close_asked.set()
+    await closing
     await storing
     assert not path.with_name(path.name + "-wal").exists()
     assert await consistent_moves(path) == 1
