@@ -23,6 +23,16 @@ def test_readme_has_exactly_a_run_and_a_test_command() -> None:
     assert "pytest" in commands[1] and "mypy" in commands[1] and "ruff" in commands[1]
 
 
+def test_the_test_command_builds_the_docs_strictly() -> None:
+    """The docs are built with `--strict` and without `-q`: MkDocs' quiet flag silences
+    the warnings that strict mode counts, so broken links would pass unnoticed."""
+    words = readme_commands()[1].split()
+    build = words.index("build")
+    assert words[build - 1].endswith("mkdocs") and "--strict" in words[build:]
+    mkdocs_options = words[build : words.index("&&", build)]
+    assert "-q" not in mkdocs_options and "--quiet" not in mkdocs_options
+
+
 def test_ci_runs_the_readme_test_command_verbatim() -> None:
     """`.ci/run` executes the README's test command exactly."""
     ci_lines = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()

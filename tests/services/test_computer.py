@@ -115,6 +115,37 @@ async def gated(backend: Backend) -> AsyncIterator[World]:
     await opened.close()
 
 
+async def test_a_move_made_as_an_earlier_look_ends_still_wakes_the_computer(
+    world: World,
+) -> None:
+    """The computer's task from the start of the game (Alice to move) ends in the same
+    loop turn as Alice's move asks it to think: the move is not lost on the ending task."""
+    computer, games = world.services.computer, world.services.games
+    real_view = games.view
+    looked, release = asyncio.Event(), asyncio.Event()
+
+    async def view(game_id: int) -> Any:
+        seen = await real_view(game_id)
+        task = asyncio.current_task()
+        if task is not None and task.get_name().startswith("computer") and not looked.is_set():
+            looked.set()  # the first look: Alice is to move; hold it until she has moved
+            await release.wait()
+        return seen
+
+    async def release_the_first_look(_result: object) -> None:
+        release.set()  # the first look ends in the next loop turn ...
+        await asyncio.sleep(0)  # ... and the computer's own hook runs in that same turn
+
+    games.view = view  # type: ignore[method-assign]
+    hooks = games.move_hooks
+    hooks.insert(hooks.index(computer._after_move), release_the_first_look)
+    game_id = await world.start(level="easy")
+    await looked.wait()
+    await games.play(game_id, ALICE.id, "d3-e2")
+    await computer.idle()
+    assert (await real_view(game_id)).record.ply == 2
+
+
 async def test_the_computer_answers_a_move(world: World) -> None:
     """Alice plays White against the easy computer; after her move the computer replies."""
     game_id = await world.start(level="easy")

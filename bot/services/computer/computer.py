@@ -11,6 +11,7 @@ Games against the computer are never rated.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 from collections.abc import Mapping
@@ -173,7 +174,12 @@ class ComputerService:
             return
         task = asyncio.create_task(self._play(game_id), name=f"computer move in game {game_id}")
         self._tasks[game_id] = task
-        task.add_done_callback(lambda _: self._tasks.pop(game_id, None))
+        task.add_done_callback(functools.partial(self._forget, game_id))
+
+    def _forget(self, game_id: int, task: asyncio.Task[None]) -> None:
+        """`task` no longer thinks about `game_id` (unless a newer task does)."""
+        if self._tasks.get(game_id) is task:
+            del self._tasks[game_id]
 
     async def _play(self, game_id: int) -> None:
         """Play the computer's turns in `game_id` for as long as it is the one to move."""
@@ -202,6 +208,12 @@ class ComputerService:
                         break
         except Exception:
             log.exception("the computer failed to move in game %s", game_id)
+        finally:
+            # Leave at once, not in a done-callback a loop turn later: a move committed
+            # in between would find this task still listed and count on it to look again.
+            task = asyncio.current_task()
+            if task is not None:
+                self._forget(game_id, task)
 
     def _request(self, view: GameView, level: str) -> TurnRequest:
         record = view.record
