@@ -438,7 +438,7 @@ def test_the_doctor_reads_the_announcements_of_either_backend(
     location: Path | str = backend.path
     if backend.is_postgres:
         assert POSTGRES_URL is not None
-        location = f"{POSTGRES_URL}?search_path={backend.schema}"
+        location = backend.location
     asyncio.run(store(park=False))
     stuck = checks_for(tmp_path, location)
     assert stuck["announcements"].status is Status.WARNING

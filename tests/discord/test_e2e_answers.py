@@ -13,6 +13,7 @@ from tests.discord.test_e2e import running
 from tests.fakediscord.fixtures import FakeClub
 
 
+@pytest.mark.usefixtures("quick_webhook_retries")
 async def test_only_a_definite_not_found_leads_to_a_new_post(
     fake_club: FakeClub, tmp_path: Path
 ) -> None:
@@ -65,8 +66,9 @@ async def test_answers_after_database_work_are_deferred_in_time(
             ("tournament info", {"tournament": 1}, "no tournament #1"),
             ("tournament standings", {"tournament": 1}, "no tournament #1"),
         ]
-        for command, options, expected in commands:
-            asked = await fake.slash(alice, channel, command, options)
+        # All at once: each waits on the slowed database in parallel with the others.
+        asked_all = [await fake.slash(alice, channel, c, options) for c, options, _ in commands]
+        for (command, _, expected), asked in zip(commands, asked_all, strict=True):
             response = await asked.response(timeout=10)
             assert response.type == 5, (command, response)  # deferred, in time
             [answer] = await asked.followups(timeout=15)

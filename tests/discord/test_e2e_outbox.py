@@ -11,8 +11,9 @@ import asyncio
 import re
 import sqlite3
 import threading
-import time
 from pathlib import Path
+
+import pytest
 
 from bot.services.delivery.announcements import StartNotice
 from bot.services.delivery.notify import Ticket
@@ -39,6 +40,7 @@ async def one_board(fake: FakeDiscord, thread: FakeChannel, ply: int) -> FakeMes
     return found[0]
 
 
+@pytest.mark.usefixtures("quick_webhook_retries")
 async def test_an_answer_that_fails_is_posted_in_the_thread_once(
     fake_club: FakeClub, tmp_path: Path
 ) -> None:
@@ -47,7 +49,7 @@ async def test_an_answer_that_fails_is_posted_in_the_thread_once(
     fake, alice = fake_club.fake, fake_club.alice
     async with running(fake, tmp_path / "t.sqlite3") as bot:
         _, thread = await challenge_and_accept(fake_club, {"game": "groups", "colour": "white"})
-        fake.fail_next("POST", CALLBACK, status=500, count=3)
+        fake.fail_next("POST", CALLBACK, status=500, count=5)  # discord.py tries five times
         await fake.slash(alice, thread, "move", {"notation": "d3-e2"})
         board = await one_board(fake, thread, 1)
         assert board.interaction is None and board.attachments
@@ -75,8 +77,9 @@ async def test_a_429_past_the_deadline_still_gets_the_board_posted_once(
 async def test_failing_posts_are_retried_until_they_are_there_once(
     fake_club: FakeClub, tmp_path: Path
 ) -> None:
-    """The first board's post fails five times (discord.py's own retries all used up):
-    the dispatcher tries again after its backoff, and the board appears once."""
+    """The first board's post fails with a server error discord.py gives up on (a 503,
+    which it does not retry itself): the dispatcher tries again after its backoff, and
+    the board appears once."""
     fake = fake_club.fake
     async with running(fake, tmp_path / "t.sqlite3") as bot:
         play = await fake.slash(
@@ -87,7 +90,7 @@ async def test_failing_posts_are_retried_until_they_are_there_once(
         )
         challenge = (await play.response()).message
         assert challenge is not None
-        failing = fake.fail_next("POST", r"/channels/\d+/messages", status=500, count=5)
+        failing = fake.fail_next("POST", r"/channels/\d+/messages", status=503)
         await (await fake.click(fake_club.bob, challenge, label="Accept")).response()
         first = await fake.wait_for_message(
             None, lambda m: "The game begins" in m.content, timeout=60
@@ -99,26 +102,26 @@ async def test_failing_posts_are_retried_until_they_are_there_once(
             a for a in await bot.services.repository.list_announcements() if a.kind == "start"
         ]
         assert start.attempts == 2 and start.message_id == first.id
-        assert start.error is not None and "500" in start.error
+        assert start.error is not None and "503" in start.error
 
 
 async def test_a_database_locked_by_another_process_delays_but_loses_nothing(
     fake_club: FakeClub, tmp_path: Path
 ) -> None:
-    """Another process holds the database's write lock for 8 seconds: the move is
-    acknowledged in time (privately deferred), stored once the lock is free, and its
+    """Another process holds the database's write lock past Discord's 3 seconds: the move
+    is acknowledged in time (privately deferred), stored once the lock is free, and its
     board posted once."""
     fake, alice = fake_club.fake, fake_club.alice
     database = tmp_path / "t.sqlite3"
     async with running(fake, database) as bot:
         _, thread = await challenge_and_accept(fake_club, {"game": "groups", "colour": "white"})
-        locked = threading.Event()
+        locked, release = threading.Event(), threading.Event()
 
         def hold() -> None:
             connection = sqlite3.connect(database, timeout=30, isolation_level=None)
             connection.execute("BEGIN IMMEDIATE")
             locked.set()
-            time.sleep(8)
+            release.wait(timeout=60)
             connection.execute("COMMIT")
             connection.close()
 
@@ -128,6 +131,8 @@ async def test_a_database_locked_by_another_process_delays_but_loses_nothing(
         inter = await fake.slash(alice, thread, "move", {"notation": "d3-e2"})
         deferred = await inter.response()
         assert deferred.type == 5 and deferred.ephemeral
+        assert not await bot.services.repository.list_moves(1)  # still waiting for the lock
+        release.set()
         (pointer,) = await inter.followups(timeout=20)
         assert pointer.ephemeral and pointer.content.startswith("Done:")
         await asyncio.to_thread(holder.join)
