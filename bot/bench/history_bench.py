@@ -5,7 +5,7 @@ only, no moves) among `--players` players of one server, a rating per player and
 and some games in progress; then measures, through the services, what /history (first
 page and count), /games, /leaderboard and /move ask of the database, as p50/p99 over
 random players; and start-up: opening the filled database the way the bot does (the
-start-up checks, migrations, `PRAGMA optimize`) in a fresh process, with its time and
+start-up checks, migrations, query statistics) in a fresh process, with its time and
 peak memory (RSS). The Discord side of these commands does not grow with the history
 and is measured by `tabula bench bot`.
 """

@@ -422,7 +422,8 @@ class Repository(Protocol):
 
     async def optimize(self) -> None:
         """Bring the query planner's statistics up to date where the database does not do
-        it by itself (SQLite's `PRAGMA optimize`; PostgreSQL's autovacuum analyzes)."""
+        it by itself (a sampled `ANALYZE` on SQLite; on PostgreSQL, where autovacuum
+        analyzes, the tables it has not analyzed yet)."""
         ...
 
     async def lock(self, kind: LockKind, key: int) -> None:
