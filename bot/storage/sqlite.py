@@ -220,10 +220,9 @@ class SqliteDatabase:
     async def replace_reader(self, reader: aiosqlite.Connection) -> None:
         """Read through `reader` from now on and close the one it replaces, once the read
         in progress (if any) ends; `reader` is closed instead if the database was."""
+        old: aiosqlite.Connection | None = reader
         async with self._read_lock:
-            if self._closed:
-                old = reader
-            else:
+            if not self._closed:
                 old, self._reader = self._reader, reader
         if old is not None:
             await old.close()

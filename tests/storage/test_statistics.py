@@ -32,7 +32,7 @@ async def test_sqlite_start_analyzes_a_filled_database(tmp_path: Path) -> None:
     path = tmp_path / "t.sqlite3"
     repository = await SqliteRepository.open(path)
     await fill(repository, games=400, players=20, active=3)
-    await repository.database.connection.execute("DROP TABLE IF EXISTS sqlite_stat1")
+    await repository._sqlite.connection.execute("DROP TABLE IF EXISTS sqlite_stat1")
     await repository.close()
 
     repository = await SqliteRepository.open(path)
