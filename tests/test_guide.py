@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Coroutine
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
@@ -15,6 +16,8 @@ from bot.config import read_config
 from bot.discord_ui.delivery import undelivered_text
 from bot.discord_ui.errors import APOLOGY, failure_message, user_message
 from bot.services.clock import ManualClock
+from bot.services.competition.league_views import LeagueView
+from bot.services.competition.tournament_views import TournamentView
 from bot.services.competition.tournaments import Member
 from bot.services.container import Services
 from bot.services.delivery.announcements import UndeliveredNotice
@@ -83,7 +86,7 @@ def test_a_refusal_by_discord_links_the_permissions_page() -> None:
     assert user_message(forbidden) is not None and "<" not in (user_message(forbidden) or "")
 
 
-async def refused(call: Any) -> ServiceError:
+async def refused(call: Coroutine[Any, Any, object]) -> ServiceError:
     """The service's refusal of `call`."""
     with pytest.raises(ServiceError) as caught:
         await call
@@ -98,21 +101,24 @@ async def test_refusals_that_send_the_user_elsewhere_link_the_site() -> None:
     try:
         bob = Member(Player(2, "Bob"))
         carol = Member(Player(3, "Carol"), can_manage=True)
-        where = {"guild_id": 10, "channel_id": 20}
-        cup = await services.tournaments.create(
-            **where, member=carol, game="groups", format="round-robin"
-        )
-        league = await services.leagues.create(**where, member=carol, game="groups", season="30d")
-        expected = {
+        tournaments, leagues = services.tournaments, services.leagues
+
+        def cup(member: Member) -> Coroutine[Any, Any, object]:
+            return tournaments.create(
+                guild_id=10, channel_id=20, member=member, game="groups", format="round-robin"
+            )
+
+        def league(member: Member) -> Coroutine[Any, Any, object]:
+            return leagues.create(
+                guild_id=10, channel_id=20, member=member, game="groups", season="30d"
+            )
+
+        cup_id = cast(TournamentView, await cup(carol)).id
+        league_id = cast(LeagueView, await league(carol)).id
+        expected: dict[Page, list[Coroutine[Any, Any, object]]] = {
             Page.SERVER_SETTINGS: [services.settings.update(10, can_manage=False, threads=False)],
-            Page.TOURNAMENTS: [
-                services.tournaments.create(**where, member=bob, game="groups", format="swiss"),
-                services.tournaments.cancel(10, cup.id, bob),
-            ],
-            Page.LEAGUES: [
-                services.leagues.create(**where, member=bob, game="groups", season="30d"),
-                services.leagues.cancel(10, league.id, bob),
-            ],
+            Page.TOURNAMENTS: [cup(bob), tournaments.cancel(10, cup_id, bob)],
+            Page.LEAGUES: [league(bob), leagues.cancel(10, league_id, bob)],
         }
         for page, calls in expected.items():
             for call in calls:
@@ -120,7 +126,7 @@ async def test_refusals_that_send_the_user_elsewhere_link_the_site() -> None:
                 message = user_message(error, SITE)
                 assert message == f"{error} More: <{SITE}/{page.value}>"
                 assert user_message(error) == str(error)
-        own = await refused(services.leagues.join(10, league.id, Player(4, "Robot", is_bot=True)))
+        own = await refused(leagues.join(10, league_id, Player(4, "Robot", is_bot=True)))
         assert user_message(own, SITE) == str(own)  # nobody else can help with that
     finally:
         await repository.close()
