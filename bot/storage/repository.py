@@ -852,6 +852,13 @@ class Repository(Protocol):
         """How many finished games match `query`."""
         ...
 
+    async def history_page(
+        self, query: HistoryQuery, *, limit: int, offset: int = 0
+    ) -> tuple[int, list[FinishedGame]]:
+        """How many finished games match `query`, and `limit` of them from `offset`, the
+        most recently finished first, read together."""
+        ...
+
     async def store_finished_games(self, games: Sequence[GameRecord]) -> None:
         """Store many finished games (rows only, no moves) in one transaction (benchmarks)."""
         ...

@@ -31,6 +31,10 @@ def _page(query: HistoryQuery) -> Call:
     return lambda repository: repository.finished_games(query, limit=10, offset=10)
 
 
+def _page_and_count(query: HistoryQuery) -> Call:
+    return lambda repository: repository.history_page(query, limit=10, offset=10)
+
+
 def _count(query: HistoryQuery) -> Call:
     return lambda repository: repository.count_finished_games(query)
 
@@ -47,6 +51,7 @@ def per_player_calls() -> dict[str, Call]:
     }.items():
         calls[name] = _page(query)
         calls[f"count of {name}"] = _count(query)
+        calls[f"page and count of {name}"] = _page_and_count(query)
     calls["games in progress"] = lambda r: r.active_games(user_id=ALICE)
     calls["games in progress here"] = lambda r: r.active_games(user_id=ALICE, location=CHANNEL)
     calls["open challenges"] = lambda r: r.open_challenges(user_id=ALICE)
