@@ -859,8 +859,11 @@ class Repository(Protocol):
         most recently finished first, read together."""
         ...
 
-    async def store_finished_games(self, games: Sequence[GameRecord]) -> None:
-        """Store many finished games (rows only, no moves) in one transaction (benchmarks)."""
+    async def store_finished_games(
+        self, games: Sequence[GameRecord], moves: Sequence[MoveRecord] = ()
+    ) -> None:
+        """Store many finished games, then `moves` (naming those games by id), in one
+        transaction (benchmarks filling an empty database)."""
         ...
 
     async def latest_game_at(self, location: int) -> GameRecord | None:

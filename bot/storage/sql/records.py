@@ -121,9 +121,12 @@ class RecordQueries(SqlBase):
         total = int(rows[0]["total"]) if rows else 0
         return total, _newest_first([row for row in rows if row["id"] is not None])
 
-    async def store_finished_games(self, games: Sequence[GameRecord]) -> None:
-        """Store many finished games (rows only, no moves) in one transaction: for filling
-        a database to measure it (`tabula bench history`)."""
+    async def store_finished_games(
+        self, games: Sequence[GameRecord], moves: Sequence[MoveRecord] = ()
+    ) -> None:
+        """Store many finished games in one transaction, and `moves` after them (which name
+        their games by id: the caller knows the ids only when filling an empty database):
+        for filling a database to measure it (`tabula bench history`)."""
         columns = ("game", "options", "guild_id", "channel_id", "created_at", *GAME_UPDATE_COLUMNS)
         marks = ", ".join("?" for _ in columns)
         async with self._transaction() as db:
@@ -141,6 +144,11 @@ class RecordQueries(SqlBase):
                     for game in games
                 ],
             )
+            if moves:
+                await db.execute_many(
+                    f"INSERT INTO moves ({MOVE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+                    [move_values(move) for move in moves],
+                )
 
     async def latest_game_at(self, location: int) -> GameRecord | None:
         """The newest game played in this thread or channel, whatever its status."""
