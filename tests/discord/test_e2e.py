@@ -1,4 +1,5 @@
-"""The real bot, unmodified, against the fake Discord: every flow the issue lists."""
+"""The real bot, unmodified, against the fake Discord: every flow of a game, from the
+challenge to the end, and the commands around it."""
 
 from __future__ import annotations
 
