@@ -110,3 +110,20 @@ async def test_postgresql_start_analyzes_tables_never_analyzed(
 
     reopened = await postgres_backend.open()
     assert [row[0] for row in await reopened.database.fetch_all(query)] == ["games", "ratings"]
+
+
+async def test_sqlite_statistics_never_count_a_whole_table(tmp_path: Path) -> None:
+    """Every index is sampled by itself: analyzing a whole table whose indexes are all
+    partial (the moves) would count every row of it, which grows with the history."""
+    repository = await SqliteRepository.open(tmp_path / "t.sqlite3")
+    try:
+        await fill(repository, games=300, players=20, active=3, moves=5)
+        await repository.optimize()
+        moves = await analyzed_rows(repository, "moves")
+        assert moves.get("moves_live_ply", 0) >= 1_000
+        counted = await repository.database.fetch_all(
+            "SELECT tbl FROM sqlite_stat1 WHERE idx IS NULL"
+        )
+        assert counted == []
+    finally:
+        await repository.close()
