@@ -247,6 +247,11 @@ async def main():
 asyncio.run(main())
 seconds = time.perf_counter() - started
 rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+try:  # Linux keeps the parent's peak in ru_maxrss across exec; VmHWM is this program's
+    with open("/proc/self/status") as status:
+        rss = int(next(line for line in status if line.startswith("VmHWM:")).split()[1])
+except (OSError, StopIteration, ValueError):
+    pass
 print(json.dumps({"seconds": round(seconds, 3), "rss_kib": rss, "problem": problem}))
 """
 
