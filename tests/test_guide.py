@@ -3,17 +3,29 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Coroutine
 from pathlib import Path
 from types import SimpleNamespace
-from typing import cast
+from typing import Any, cast
 
 import aiohttp
 import discord
 import pytest
-from discord import app_commands
 
 from bot.config import read_config
-from bot.discord_ui.errors import user_message
+from bot.discord_ui.delivery import undelivered_text
+from bot.discord_ui.errors import APOLOGY, failure_message, user_message
+from bot.services.clock import ManualClock
+from bot.services.competition.league_views import LeagueView
+from bot.services.competition.tournament_views import TournamentView
+from bot.services.competition.tournaments import Member
+from bot.services.container import Services
+from bot.services.delivery.announcements import UndeliveredNotice
+from bot.services.delivery.notify import NullNotifier
+from bot.services.errors import NotStoredError, ServiceError
+from bot.services.games.players import Player
+from bot.storage.failures import Failure
+from bot.storage.sqlite import MEMORY, SqliteRepository
 from bot.texts.games import help_text
 from bot.texts.guide import Page, page_url, with_guide
 
@@ -42,30 +54,103 @@ def test_every_linked_page_and_section_exists(page: Page) -> None:
         assert anchor in headings_slugs(source.read_text(encoding="utf-8")), page
 
 
+@pytest.mark.parametrize("page", list(Page), ids=lambda page: page.name)
+def test_every_page_is_linked_from_the_code(page: Page) -> None:
+    """No address is kept that no answer links."""
+    sources = [path.read_text(encoding="utf-8") for path in (ROOT / "bot").rglob("*.py")]
+    assert any(f"Page.{page.name}" in source for source in sources), page
+
+
 def test_links_appear_only_when_the_site_is_configured() -> None:
     """Without `TABULA_DOCS_URL` the text is unchanged; with it, a link without preview."""
     assert page_url(None, Page.PLAYING) is None
     assert with_guide("Ask a moderator.", None, Page.PERMISSIONS) == "Ask a moderator."
     assert with_guide("Ask a moderator.", SITE, Page.PERMISSIONS) == (
-        f"Ask a moderator. More: <{SITE}/servers/#inviting-the-bot>"
+        f"Ask a moderator. More: <{SITE}/servers/permissions/#when-a-permission-is-missing>"
     )
+    assert with_guide("Ask a moderator.", SITE, None) == "Ask a moderator."
     assert "<https://" not in help_text()
     assert help_text(SITE).endswith(f"The full guide: <{SITE}/playing/discord/>")
     assert len(help_text(SITE + "/" + "x" * 200)) <= 2000
 
 
-def test_refusals_that_send_the_user_elsewhere_link_the_site() -> None:
-    """Missing permissions (the bot's or the user's) point to the page that explains them."""
+def test_a_refusal_by_discord_links_the_permissions_page() -> None:
+    """Discord refusing the bot something points to the page on its permissions."""
     forbidden = discord.Forbidden(
         cast(aiohttp.ClientResponse, SimpleNamespace(status=403, reason="Forbidden")),
         {"code": 50013, "message": "Missing Permissions"},
     )
     bot_side = user_message(forbidden, SITE)
-    assert bot_side is not None and bot_side.endswith(f"<{SITE}/servers/#inviting-the-bot>")
-    user_side = user_message(app_commands.MissingPermissions(["manage_guild"]), SITE)
-    assert user_side is not None
-    assert user_side.endswith(f"<{SITE}/servers/#config-the-servers-settings>")
+    assert bot_side is not None
+    assert bot_side.endswith(f"<{SITE}/servers/permissions/#when-a-permission-is-missing>")
     assert user_message(forbidden) is not None and "<" not in (user_message(forbidden) or "")
+
+
+async def refused(call: Coroutine[Any, Any, object]) -> ServiceError:
+    """The service's refusal of `call`."""
+    with pytest.raises(ServiceError) as caught:
+        await call
+    return caught.value
+
+
+async def test_refusals_that_send_the_user_elsewhere_link_the_site() -> None:
+    """The refusals players really get for lacking Manage Server or the organiser role
+    end with the page saying who may do it; other refusals and an unset site add none."""
+    repository = await SqliteRepository.open(MEMORY)
+    services = Services.build(repository, ManualClock(), NullNotifier())
+    try:
+        bob = Member(Player(2, "Bob"))
+        carol = Member(Player(3, "Carol"), can_manage=True)
+        tournaments, leagues = services.tournaments, services.leagues
+
+        def cup(member: Member) -> Coroutine[Any, Any, object]:
+            return tournaments.create(
+                guild_id=10, channel_id=20, member=member, game="groups", format="round-robin"
+            )
+
+        def league(member: Member) -> Coroutine[Any, Any, object]:
+            return leagues.create(
+                guild_id=10, channel_id=20, member=member, game="groups", season="30d"
+            )
+
+        cup_id = cast(TournamentView, await cup(carol)).id
+        league_id = cast(LeagueView, await league(carol)).id
+        expected: dict[Page, list[Coroutine[Any, Any, object]]] = {
+            Page.SERVER_SETTINGS: [services.settings.update(10, can_manage=False, threads=False)],
+            Page.TOURNAMENTS: [cup(bob), tournaments.cancel(10, cup_id, bob)],
+            Page.LEAGUES: [league(bob), leagues.cancel(10, league_id, bob)],
+        }
+        for page, calls in expected.items():
+            for call in calls:
+                error = await refused(call)
+                message = user_message(error, SITE)
+                assert message == f"{error} More: <{SITE}/{page.value}>"
+                assert user_message(error) == str(error)
+        own = await refused(leagues.join(10, league_id, Player(4, "Robot", is_bot=True)))
+        assert user_message(own, SITE) == str(own)  # nobody else can help with that
+    finally:
+        await repository.close()
+
+
+def test_failures_only_the_operator_can_mend_link_the_health_checks() -> None:
+    """ "Tell the server's moderators" comes with the page on checking the database; "try
+    again in a moment" and unexpected errors come without."""
+    damaged = failure_message(NotStoredError("move", Failure.DAMAGED), SITE)
+    assert "tell the server's moderators" in damaged
+    assert damaged.endswith(f"<{SITE}/operating/maintenance/#health-tabula-doctor>")
+    assert "<" not in failure_message(NotStoredError("move", Failure.DAMAGED))
+    busy = failure_message(NotStoredError("move", Failure.BUSY), SITE)
+    assert busy.endswith("Try again in a moment.")
+    assert failure_message(RuntimeError("boom"), SITE) == APOLOGY
+
+
+def test_the_undelivered_board_message_links_the_permissions_page() -> None:
+    """The direct message asking for a moderator's help links the permissions page."""
+    notice = UndeliveredNotice(5, 7, 30, "Discord refused to let me post there")
+    text = undelivered_text(notice, SITE)
+    assert "ask a moderator" in text
+    assert text.endswith(f"<{SITE}/servers/permissions/#when-a-permission-is-missing>")
+    assert "<http" not in undelivered_text(notice)
 
 
 def test_the_setting_takes_only_web_addresses(tmp_path: Path) -> None:

@@ -49,8 +49,9 @@ MATCHES = {
     "greedy-easy": Match("greedy", "easy", 0.05),
     "greedy-medium": Match("greedy", "medium", 0.05),
 }
-"""The matches the issues ask for: the new `hard` scores 75 % against the old one; a
-1-ply greedy beginner beats `easy` and `medium` sometimes. Others can be named as `A-B`."""
+"""The matches that measure the levels: the new `hard` should score 75 % against the old
+one; a 1-ply greedy beginner should beat `easy` and `medium` sometimes. Others can be
+named as `A-B`."""
 DEFAULT_MATCHES = ("hard-old", "hard-random", "easy-random", "hard-easy")
 
 

@@ -1,13 +1,15 @@
 """`tabula bench history`: what a large community's history costs.
 
-Fills a database with `--games` finished games (through the repository, in bulk: rows
-only, no moves) among `--players` players of one server, a rating per player and game,
+Fills a database with `--games` finished games (through the repository, in bulk: the
+rows, and `--moves` stand-in moves each) among `--players` players of one server, a
+rating per player and game,
 and some games in progress; then measures, through the services, what /history (first
 page and count), /games, /leaderboard and /move ask of the database, as p50/p99 over
-random players; and start-up: opening the filled database the way the bot does (the
-start-up checks, migrations, `PRAGMA optimize`) in a fresh process, with its time and
-peak memory (RSS). The Discord side of these commands does not grow with the history
-and is measured by `tabula bench bot`.
+random players, with the CPU time of an answer and the machine's load (a tail far above
+the CPU time is waiting for a core); and start-up: opening the filled database the way
+the bot does (the start-up checks, migrations, query statistics) in a fresh process,
+with its time and peak memory (RSS). The Discord side of these commands does not grow
+with the history and is measured by `tabula bench bot`.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from bot.services.container import Services
 from bot.services.delivery.notify import NullNotifier
 from bot.storage.competition import PlayerRating, RatingChange
 from bot.storage.opening import is_postgres_url, open_repository
-from bot.storage.repository import GameRecord, GameStatus, NewGame, Repository
+from bot.storage.repository import GameRecord, GameStatus, MoveRecord, NewGame, Repository
 from rules import get_game
 
 GUILD = 1_000_001
@@ -51,22 +53,36 @@ GAMES = ("groups", "hexade", "stones")
 
 @dataclass(frozen=True, slots=True)
 class Figures:
-    """One command's answer times, in milliseconds."""
+    """One command's answer times, in milliseconds: wall-clock p50 and p99, and the
+    median CPU time the process spent on an answer (all its threads). A p99 far above
+    the CPU time is time spent waiting: for a core, the disk, or the database server."""
 
     p50: float
     p99: float
     samples: int
+    cpu_p50: float = 0.0
 
     @classmethod
-    def of(cls, times: list[float]) -> Figures:
+    def of(cls, times: list[float], cpu: list[float] | None = None) -> Figures:
         """p50 and p99 of the times (seconds) as milliseconds."""
         ordered = sorted(times)
         p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
-        return cls(statistics.median(ordered) * 1000, p99 * 1000, len(ordered))
+        cpu_p50 = statistics.median(cpu) * 1000 if cpu else 0.0
+        return cls(statistics.median(ordered) * 1000, p99 * 1000, len(ordered), cpu_p50)
 
 
 def _player(index: int) -> int:
     return FIRST_USER + index
+
+
+def placeholder_moves(game_id: int, record: GameRecord, count: int) -> list[MoveRecord]:
+    """`count` stand-in moves of a stored game, to give the file a real history's size
+    (what start-up must not read whole); nothing replays them."""
+    moment = record.finished_at or record.created_at
+    return [
+        MoveRecord(game_id, ply, (ply - 1) % 2, record.players[(ply - 1) % 2], "a1-b2", moment)
+        for ply in range(1, count + 1)
+    ]
 
 
 def finished_games(count: int, players: int, rng: random.Random) -> list[GameRecord]:
@@ -104,12 +120,16 @@ async def fill(
     games: int,
     players: int,
     active: int = 50,
+    moves: int = 0,
     seed: int = 1,
     progress: Callable[[int], None] | None = None,
 ) -> list[int]:
-    """Store `games` finished games among `players` in an empty database; rate each
-    player in each game once (at the first game they played of it), so that every
-    leaderboard is full; start `active` games. The ids of the games in progress."""
+    """Store `games` finished games among `players` in an empty database (with `moves`
+    stand-in moves each); rate each player in each game once (at the first game they
+    played of it), so that every leaderboard is full; start `active` games. The ids of
+    the games in progress.
+
+    The database is empty, so the games get the ids 1, 2, 3, ... in the order stored."""
     if await repository.game_ids():
         raise ValueError("the database must be empty to be filled")
     rng = random.Random(seed)
@@ -123,7 +143,12 @@ async def fill(
                 if user is not None and (user, record.game) not in seen:
                     seen.add((user, record.game))
                     rated.setdefault(done + offset + 1, []).append((seat, user, record))
-        await repository.store_finished_games(batch)
+        logs = [
+            move
+            for offset, record in enumerate(batch)
+            for move in placeholder_moves(done + offset + 1, record, moves)
+        ]
+        await repository.store_finished_games(batch, logs)
         done += len(batch)
         if progress is not None:
             progress(done)
@@ -161,12 +186,13 @@ async def fill(
 
 
 async def _timed(calls: int, call: Callable[[int], Awaitable[Any]]) -> Figures:
-    times = []
+    times, cpu = [], []
     for number in range(calls):
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         await call(number)
         times.append(time.perf_counter() - started)
-    return Figures.of(times)
+        cpu.append(time.process_time() - started_cpu)
+    return Figures.of(times, cpu)
 
 
 async def measure(
@@ -215,20 +241,32 @@ from bot.storage.opening import open_repository, parse_location
 location = parse_location(sys.argv[1])
 started = time.perf_counter()
 problem = database_problem(location)
+checked = time.perf_counter()
 async def main():
     repository = await open_repository(location)
     await repository.close()
 asyncio.run(main())
 seconds = time.perf_counter() - started
 rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(json.dumps({"seconds": round(seconds, 3), "rss_kib": rss, "problem": problem}))
+try:  # Linux keeps the parent's peak in ru_maxrss across exec; VmHWM is this program's
+    with open("/proc/self/status") as status:
+        rss = int(next(line for line in status if line.startswith("VmHWM:")).split()[1])
+except (OSError, StopIteration, ValueError):
+    pass
+print(json.dumps({
+    "seconds": round(seconds, 3),
+    "check_seconds": round(checked - started, 3),
+    "rss_kib": rss,
+    "problem": problem,
+}))
 """
 
 
 def startup(location: str) -> dict[str, Any]:
     """Check and open the database as the bot's start-up does (`tabula run` checks it,
     then `setup_hook` opens it), in a fresh process: the seconds it takes (imports not
-    included) and the process's peak RSS in KiB."""
+    included; `check_seconds` of them the check, which opens and closes the database
+    once too) and the process's peak RSS in KiB."""
     done = subprocess.run(
         [sys.executable, "-c", STARTUP_SCRIPT, location],
         check=True,
@@ -240,22 +278,38 @@ def startup(location: str) -> dict[str, Any]:
     return result
 
 
-async def run(location: str, *, games: int, players: int, calls: int) -> dict[str, Any]:
+def load_average() -> list[float]:
+    """The machine's load average over 1, 5 and 15 minutes (what else wanted its cores)."""
+    return [round(load, 2) for load in os.getloadavg()]
+
+
+async def run(
+    location: str, *, games: int, players: int, calls: int, moves: int = 0
+) -> dict[str, Any]:
     """Fill the (empty) database at `location` and measure it."""
     report: dict[str, Any] = {"database": "postgresql" if is_postgres_url(location) else "sqlite"}
+    report["cores"] = os.cpu_count()
     repository = await open_repository(location)
     try:
         started = time.perf_counter()
-        active = await fill(repository, games=games, players=players)
+        active = await fill(repository, games=games, players=players, moves=moves)
         await repository.optimize()  # as the bot's hourly job (or autovacuum) would by now
         report["fill_seconds"] = round(time.perf_counter() - started, 1)
         report["games"] = games
+        report["moves_per_game"] = moves
         report["players"] = players
+        report["load_before"] = load_average()
         figures = await measure(repository, players=players, active=active, calls=calls)
+        report["load_after"] = load_average()
     finally:
         await repository.close()
     report["commands"] = {
-        name: {"p50_ms": round(f.p50, 2), "p99_ms": round(f.p99, 2), "samples": f.samples}
+        name: {
+            "p50_ms": round(f.p50, 2),
+            "p99_ms": round(f.p99, 2),
+            "cpu_p50_ms": round(f.cpu_p50, 2),
+            "samples": f.samples,
+        }
         for name, f in figures.items()
     }
     if not is_postgres_url(location):
@@ -281,6 +335,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--games", type=int, default=100_000, help="finished games stored")
     parser.add_argument("--players", type=int, default=2_000, help="players of the server")
     parser.add_argument("--calls", type=int, default=300, help="answers measured per command")
+    parser.add_argument(
+        "--moves",
+        type=int,
+        default=0,
+        help="stand-in moves stored per finished game, for a file of a real history's size "
+        "(40 makes about 300 MiB at 100,000 games); default 0: the game rows only",
+    )
     parser.set_defaults(func=run_command)
 
 
@@ -290,7 +351,13 @@ def run_command(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="tabula-history-") as folder:
 
         async def work(location: str) -> dict[str, Any]:
-            return await run(location, games=args.games, players=args.players, calls=args.calls)
+            return await run(
+                location,
+                games=args.games,
+                players=args.players,
+                calls=args.calls,
+                moves=args.moves,
+            )
 
         report = asyncio.run(
             in_database(args.database, Path(folder) / "history.sqlite3", "bench_history", work)

@@ -74,11 +74,13 @@ def start(args: argparse.Namespace) -> Settings | None:
 def database_problem(location: DatabaseLocation) -> str | None:
     """Why the database at `location` cannot be used, in one line; None if it can.
 
-    A file is checked first (`PRAGMA quick_check`; an empty file is refused unless this
-    start creates it); then the database is opened once (creating it and applying pending
-    migrations), so that a damaged file, an unreachable server, a schema newer than this
-    code or an unwritable folder is reported before the bot connects to Discord. A nearly
-    full disk is named too.
+    A file is checked first without reading all of it (`maintenance.startup_check`: its
+    header and schema, and `PRAGMA quick_check` only while the file is small; an empty
+    file is refused unless this start creates it; the full check is `tabula doctor`'s);
+    then the database is opened once (creating it and applying pending migrations), so
+    that a damaged file, an unreachable server, a schema newer than this code or an
+    unwritable folder is reported before the bot connects to Discord. A nearly full disk
+    is named too.
     """
     if not isinstance(location, Path):
         try:

@@ -18,6 +18,7 @@ import discord
 from bot.discord_ui.answers import Payload
 from bot.discord_ui.buttons import challenge_buttons
 from bot.discord_ui.context import DiscordContext
+from bot.discord_ui.errors import site_of
 from bot.discord_ui.payloads import Payloads, thread_name
 from bot.discord_ui.posting import Poster
 from bot.discord_ui.style import STYLE
@@ -56,6 +57,7 @@ from bot.texts.clocks import (
 )
 from bot.texts.conditionals import cleared_text
 from bot.texts.games import challenge_text
+from bot.texts.guide import Page, with_guide
 from bot.texts.leagues import forfeited_game_text, news_message
 from bot.texts.tournaments import (
     aborted_text,
@@ -72,13 +74,16 @@ UNKNOWN_CHANNEL = 10003
 THREAD_DELETED = "The game's thread was deleted, so the game goes on in this new thread."
 
 
-def undelivered_text(notice: UndeliveredNotice) -> str:
-    """The direct message about an announcement that could not be posted."""
+def undelivered_text(notice: UndeliveredNotice, docs_url: str | None = None) -> str:
+    """The direct message about an announcement that could not be posted (with the page
+    on the bot's permissions when the documentation site is configured)."""
     where = f" in <#{notice.location}>" if notice.location is not None else ""
     game = f" about game #{notice.game_id}" if notice.game_id is not None else ""
-    return (
+    return with_guide(
         f"I could not post{where}{game}: {notice.reason}. Everything is stored; "
-        "ask a moderator to give me back access there, and use /board to see the game."
+        "ask a moderator to give me back access there, and use /board to see the game.",
+        docs_url,
+        Page.PERMISSIONS,
     )
 
 
@@ -223,7 +228,9 @@ class DiscordNotifier:
     async def undelivered(self, notice: UndeliveredNotice, *, ticket: Ticket) -> MessageId:
         """The direct message about an announcement given up on."""
         return await self.poster.direct(
-            notice.user_id, {"content": undelivered_text(notice)}, ticket
+            notice.user_id,
+            {"content": undelivered_text(notice, site_of(self.context.client))},
+            ticket,
         )
 
     async def conditional_cleared(self, notice: ClearedNotice, *, ticket: Ticket) -> MessageId:

@@ -13,7 +13,7 @@ from bot.refusals import MESSAGE_LIMIT, refusal_text, shorten
 from bot.services.errors import ServiceError, storage_failure_message
 from bot.services.gate import Gate
 from bot.services.settings import ChannelNotAllowedError
-from bot.texts.guide import Page, with_guide
+from bot.texts.guide import Page, refusal_page, with_guide
 from rules import GameError
 
 log = logging.getLogger(__name__)
@@ -23,28 +23,30 @@ APOLOGY = "Sorry, something went wrong on my side. The error was logged; please 
 
 def docs_url_of(interaction: discord.Interaction) -> str | None:
     """The documentation site's address from the bot's settings, if it has one."""
-    settings = getattr(interaction.client, "settings", None)
+    return site_of(interaction.client)
+
+
+def site_of(client: discord.Client) -> str | None:
+    """The documentation site's address from the client's settings, if it has one."""
+    settings = getattr(client, "settings", None)
     return getattr(settings, "docs_url", None)
 
 
 def user_message(error: BaseException, docs_url: str | None = None) -> str | None:
     """The message to show for an expected refusal, or None for an unexpected error; a
-    refusal that sends the user to a moderator links the site's page when there is one."""
+    refusal that sends the user to someone else (a moderator, an organiser) links the
+    site's page that explains it when there is one."""
     if isinstance(error, ChannelNotAllowedError):
         where = ", ".join(f"<#{channel}>" for channel in sorted(error.allowed))
         return f"{error} Games are played in {where}."
     if isinstance(error, ServiceError | GameError):
-        return refusal_text(error)
+        return with_guide(refusal_text(error), docs_url, refusal_page(error))
     if isinstance(error, discord.Forbidden):
         return with_guide(
             f"Discord did not let me do that here ({error.text or 'missing permissions'}). "
             f"{NEEDED}",
             docs_url,
             Page.PERMISSIONS,
-        )
-    if isinstance(error, app_commands.MissingPermissions):
-        return with_guide(
-            "You need the Manage Server permission for this.", docs_url, Page.SERVER_SETTINGS
         )
     if isinstance(error, app_commands.NoPrivateMessage):
         return "This command works in servers only."
@@ -53,6 +55,16 @@ def user_message(error: BaseException, docs_url: str | None = None) -> str | Non
     if isinstance(error, app_commands.CheckFailure):
         return str(error)
     return None
+
+
+def failure_message(error: BaseException, docs_url: str | None = None) -> str:
+    """What to tell the user after an unexpected error: what was not stored and why when
+    the database failed (with the operator's page when only the operator can mend it),
+    else an apology."""
+    message = storage_failure_message(error)
+    if message is None:
+        return APOLOGY
+    return with_guide(message, docs_url, refusal_page(error))
 
 
 async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:
@@ -89,7 +101,7 @@ async def report(interaction: discord.Interaction, error: BaseException) -> None
             interaction.user.id,
             exc_info=error,
         )
-        message = storage_failure_message(error) or APOLOGY
+        message = failure_message(error, docs_url_of(interaction))
     await send_ephemeral(interaction, message)
 
 

@@ -27,6 +27,7 @@ from bot.discord_ui.buttons import (
     turn_buttons,
 )
 from bot.discord_ui.context import DiscordContext
+from bot.discord_ui.errors import site_of
 from bot.discord_ui.leagues import LeagueFlows
 from bot.discord_ui.payloads import Payloads
 from bot.discord_ui.permissions import NEEDED
@@ -232,12 +233,11 @@ class Flows:
                 continue
             stored = await self.services.repository.get_announcement(row.id)
             if stored is not None and stored.status is AnnouncementStatus.PARKED:
-                settings = getattr(self.client, "settings", None)
                 await reply.private(
                     with_guide(
                         f"Game #{game_id} is stored, but I could not open it here: "
                         f"{stored.error}. {NEEDED}",
-                        getattr(settings, "docs_url", None),
+                        site_of(self.client),
                         Page.PERMISSIONS,
                     )
                 )

@@ -22,6 +22,20 @@ class NotAllowedError(ServiceError):
     """The person may not do this: not a player, not the one challenged, no permission."""
 
 
+class ManagersOnlyError(NotAllowedError):
+    """Only members with the Manage Server permission may do this (the server's settings)."""
+
+
+class TournamentOrganisersOnlyError(NotAllowedError):
+    """Only a tournament's creator or the server's organisers (Manage Server, or the
+    organiser role) may do this."""
+
+
+class LeagueOrganisersOnlyError(NotAllowedError):
+    """Only a league's creator or the server's organisers (Manage Server, or the
+    organiser role) may do this."""
+
+
 class NotYourTurnError(NotAllowedError):
     """A player tried to move while it is the opponent's turn."""
 
@@ -72,6 +86,19 @@ class NotStoredError(Exception):
         reason, advice = _FAILURE_WORDS[failure]
         super().__init__(f"Your {action} was not stored: {reason}. {advice}")
         self.failure = failure
+
+
+def storage_failure(error: BaseException) -> Failure | None:
+    """How the database failed, when `error` is such a failure; None for any other."""
+    if isinstance(error, NotStoredError):
+        return error.failure
+    return classify(error)
+
+
+def for_moderators(failure: Failure) -> bool:
+    """True when the player is asked to tell the server's moderators: waiting does not
+    mend this failure, the bot's operator does."""
+    return "moderators" in _FAILURE_WORDS[failure][1]
 
 
 def storage_failure_message(error: BaseException) -> str | None:

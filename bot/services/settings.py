@@ -11,7 +11,7 @@ from bot.services.correspondence.durations import (
     parse_duration,
     parse_time_control,
 )
-from bot.services.errors import InvalidInputError, NotAllowedError
+from bot.services.errors import InvalidInputError, ManagersOnlyError, NotAllowedError
 from bot.storage.repository import GuildSettings, Repository
 
 MIN_EXPIRY = timedelta(minutes=1)
@@ -70,7 +70,9 @@ class SettingsService:
         web pages: `off`, `players` or `public`.
         """
         if not can_manage:
-            raise NotAllowedError("Only members with the Manage Server permission can change this.")
+            raise ManagersOnlyError(
+                "Only members with the Manage Server permission can change this."
+            )
         settings = await self.guild(guild_id)
         changes: dict[str, object] = {}
         if threads is not None:

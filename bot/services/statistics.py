@@ -8,7 +8,7 @@ from bot.services.clock import Clock
 from bot.storage.repository import Repository
 
 OPTIMIZE_EVERY = timedelta(hours=1)
-"""How often the planner's statistics are refreshed (SQLite's `PRAGMA optimize`)."""
+"""How often the planner's statistics are refreshed (`Repository.optimize`)."""
 
 
 class PlannerStatistics:

@@ -422,7 +422,8 @@ class Repository(Protocol):
 
     async def optimize(self) -> None:
         """Bring the query planner's statistics up to date where the database does not do
-        it by itself (SQLite's `PRAGMA optimize`; PostgreSQL's autovacuum analyzes)."""
+        it by itself (a sampled `ANALYZE` on SQLite; on PostgreSQL, where autovacuum
+        analyzes, the tables it has not analyzed yet)."""
         ...
 
     async def lock(self, kind: LockKind, key: int) -> None:
@@ -851,8 +852,18 @@ class Repository(Protocol):
         """How many finished games match `query`."""
         ...
 
-    async def store_finished_games(self, games: Sequence[GameRecord]) -> None:
-        """Store many finished games (rows only, no moves) in one transaction (benchmarks)."""
+    async def history_page(
+        self, query: HistoryQuery, *, limit: int, offset: int = 0
+    ) -> tuple[int, list[FinishedGame]]:
+        """How many finished games match `query`, and `limit` of them from `offset`, the
+        most recently finished first, read together."""
+        ...
+
+    async def store_finished_games(
+        self, games: Sequence[GameRecord], moves: Sequence[MoveRecord] = ()
+    ) -> None:
+        """Store many finished games, then `moves` (naming those games by id), in one
+        transaction (benchmarks filling an empty database)."""
         ...
 
     async def latest_game_at(self, location: int) -> GameRecord | None:

@@ -37,7 +37,8 @@ interaction is acknowledged meanwhile, so a slow lock delays the answer, not los
 
 
 ANALYSIS_LIMIT = 1000
-"""Rows `PRAGMA optimize` samples per index (SQLite's `analysis_limit`)."""
+"""Rows `ANALYZE` samples per index (SQLite's `analysis_limit`), so that refreshing the
+statistics takes milliseconds whatever the size of the file."""
 
 
 class SchemaTooNewError(Exception):
@@ -216,6 +217,28 @@ class SqliteDatabase:
         """Use `reader` for reads outside transactions (once the schema is up to date)."""
         self._reader = reader
 
+    async def replace_reader(self, reader: aiosqlite.Connection) -> None:
+        """Read through `reader` from now on and close the one it replaces, once the read
+        in progress (if any) ends; `reader` is closed instead if the database was."""
+        old: aiosqlite.Connection | None = reader
+        async with self._read_lock:
+            if not self._closed:
+                old, self._reader = self._reader, reader
+        if old is not None:
+            await old.close()
+
+    async def script(self, sql: str) -> None:
+        """Run several statements (`;`-separated, without parameters) as one `BEGIN
+        IMMEDIATE` transaction, in one trip to the connection's thread. Not inside a
+        transaction of this task."""
+        async with self._lock:
+            try:
+                await self._db.executescript(f"BEGIN IMMEDIATE;\n{sql}\nCOMMIT;")
+            except sqlite3.Error as error:
+                if self._db.in_transaction:
+                    await self._db.rollback()
+                raise _translated(error) from error
+
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Connection]:
         """A `BEGIN IMMEDIATE` transaction, or a savepoint inside the task's open one."""
@@ -308,9 +331,11 @@ class SqliteDatabase:
 class SqliteRepository(SqlRepository):
     """The repository on a SQLite file (or in memory, for tests)."""
 
-    def __init__(self, database: SqliteDatabase) -> None:
+    def __init__(self, database: SqliteDatabase, path: Path | None = None) -> None:
         super().__init__(database)
         self._sqlite = database
+        self._path = path
+        """The file, for opening reading connections; None in memory."""
 
     def writing(self) -> bool:
         """True while a write transaction is under way (tests wait for it)."""
@@ -334,26 +359,48 @@ class SqliteRepository(SqlRepository):
             f"PRAGMA synchronous = {synchronous.upper()}",
             "PRAGMA foreign_keys = ON",
         )
-        repository = cls(SqliteDatabase(connection))
+        repository = cls(SqliteDatabase(connection), None if in_memory else Path(path))
         try:
             await repository.migrate()
-            await repository.optimize()
+            await repository._analyze()
             if not in_memory:
-                reader = await _connect(path, "PRAGMA query_only = ON")
-                repository._sqlite.attach_reader(reader)
+                repository._sqlite.attach_reader(await repository._connect_reader())
         except BaseException:
             await repository.close()
             raise
         return repository
 
     async def optimize(self) -> None:
-        """`PRAGMA optimize`: analyze the tables whose statistics are missing or stale, each
-        from at most `ANALYSIS_LIMIT` rows per index, so it takes milliseconds whatever
-        the size of the database. Without statistics SQLite may pick a worse index."""
-        async with self._sqlite.transaction():
-            connection = self._sqlite.connection
-            await connection.execute(f"PRAGMA analysis_limit = {ANALYSIS_LIMIT}")
-            await connection.execute("PRAGMA optimize = 0x10002")
+        """Refresh the query planner's statistics (`sqlite_stat1`) and have the reads use
+        them. Without statistics SQLite may pick a worse index.
+
+        `PRAGMA optimize` is not enough before SQLite 3.46 (Debian 12 and the Docker image
+        have 3.40): it analyzes only tables its own connection's queries used, and the
+        reads go through another connection, so it never analyzed anything. A sampled
+        `ANALYZE` of every index (`ANALYSIS_LIMIT` rows each) takes milliseconds whatever
+        the size of the file: index by index, because analyzing a whole table whose
+        indexes are all partial (the moves, the announcements) counts every row of it
+        (0.6 s for the moves of 100,000 games).
+        """
+        await self._analyze()
+        if self._path is not None:
+            # A connection loads the statistics with the schema, which a later ANALYZE
+            # leaves unchanged: the reading connection would keep the old ones.
+            await self._sqlite.replace_reader(await self._connect_reader())
+
+    async def _analyze(self) -> None:
+        indexes = await self._sqlite.fetch_all(
+            "SELECT name FROM sqlite_schema WHERE type = 'index' ORDER BY name"
+        )
+        names = [str(row[0]).replace('"', '""') for row in indexes]
+        await self._sqlite.script(
+            f"PRAGMA analysis_limit = {ANALYSIS_LIMIT};\n"
+            + "".join(f'ANALYZE main."{name}";\n' for name in names)
+        )
+
+    async def _connect_reader(self) -> aiosqlite.Connection:
+        assert self._path is not None
+        return await _connect(self._path, "PRAGMA query_only = ON")
 
     async def schema_version(self) -> int:
         """The number of the last migration applied (`PRAGMA user_version`)."""

@@ -8,6 +8,7 @@ from pathlib import Path
 from bot.bench.history_bench import GUILD, fill, finished_games, measure, run
 from bot.storage.records import HistoryQuery
 from bot.storage.repository import GameStatus
+from bot.storage.sqlite import SqliteRepository
 from tests.databases import Backend
 
 
@@ -41,9 +42,21 @@ def test_the_games_are_finished_between_two_players() -> None:
 
 
 async def test_a_small_run_reports_every_figure(tmp_path: Path) -> None:
-    """The whole bench on a small SQLite file: commands and a start-up in ≤ a few seconds."""
-    report = await run(str(tmp_path / "h.sqlite3"), games=60, players=6, calls=3)
+    """The whole bench on a small SQLite file: commands and a start-up in ≤ a few seconds;
+    stand-in moves stored for each finished game."""
+    path = tmp_path / "h.sqlite3"
+    report = await run(str(path), games=60, players=6, calls=3, moves=4)
     assert report["games"] == 60 and report["database"] == "sqlite"
+    assert len(report["load_before"]) == 3 and report["cores"] >= 1
     assert set(report["commands"]) == {"/history", "/games", "/leaderboard", "/move"}
+    assert all(c["cpu_p50_ms"] > 0 for c in report["commands"].values())
+    repository = await SqliteRepository.open(path)
+    try:
+        logs = [await repository.list_moves(game_id) for game_id in (1, 60)]
+        assert [[move.ply for move in log] for log in logs] == [[1, 2, 3, 4]] * 2
+        played = [move.notation for move in await repository.list_moves(61)]
+        assert played == ["d3-e2", "e3-e1"]  # a game in progress: the moves /move made
+    finally:
+        await repository.close()
     assert report["startup"]["problem"] is None and report["startup"]["seconds"] > 0
     assert report["startup"]["rss_kib"] > 0

@@ -55,7 +55,7 @@ def test_round_one_bye_goes_to_the_lowest_seed() -> None:
     assert boards(pair_round(range(1, 8), [], 1)) == [(1, 4), (5, 2), (3, 6), (7, None)]
 
 
-# --- the tournaments ---------------------------------------------------------
+# --- reference tournaments ------------------------------------------------------------
 
 
 def test_eight_players_where_black_won_round_one_pair_winners_with_winners() -> None:

@@ -1,4 +1,5 @@
-"""The real bot, unmodified, against the fake Discord: every flow the issue lists."""
+"""The real bot, unmodified, against the fake Discord: every flow of a game, from the
+challenge to the end, and the commands around it."""
 
 from __future__ import annotations
 
@@ -380,11 +381,25 @@ async def test_help_and_rules(fake_club: FakeClub, tmp_path: Path) -> None:
 async def test_help_links_the_guide_when_the_site_is_published(
     fake_club: FakeClub, tmp_path: Path
 ) -> None:
-    """With `TABULA_DOCS_URL`, /help ends with a link to the players' guide."""
-    fake, alice = fake_club.fake, fake_club.alice
-    async with running(fake, tmp_path / "t.sqlite3", docs_url="https://tabula.example.org"):
-        help_text = await private_reply(fake, fake.slash(alice, fake_club.channel, "help"))
-        assert help_text.endswith("The full guide: <https://tabula.example.org/playing/discord/>")
+    """With `TABULA_DOCS_URL`, /help ends with a link to the players' guide, and the
+    refusals that send a member to the organisers link the page saying who they are."""
+    fake, alice, channel = fake_club.fake, fake_club.alice, fake_club.channel
+    site = "https://tabula.example.org"
+    async with running(fake, tmp_path / "t.sqlite3", docs_url=site):
+        help_text = await private_reply(fake, fake.slash(alice, channel, "help"))
+        assert help_text.endswith(f"The full guide: <{site}/playing/discord/>")
+        cup = await private_reply(
+            fake,
+            fake.slash(
+                alice, channel, "tournament create", {"game": "groups", "format": "round-robin"}
+            ),
+        )
+        assert "the organiser role can create tournaments" in cup
+        assert cup.endswith(f"More: <{site}/servers/tournaments/>")
+        league = await private_reply(
+            fake, fake.slash(alice, channel, "league create", {"game": "groups", "season": "30d"})
+        )
+        assert league.endswith(f"More: <{site}/servers/leagues/#creating-a-league-organisers>")
 
 
 async def test_move_from_the_parent_channel(fake_club: FakeClub, tmp_path: Path) -> None:
@@ -447,7 +462,9 @@ async def test_missing_permissions_are_explained(fake_club: FakeClub, tmp_path: 
     bot_role = fake_club.guild.bot_role
     assert bot_role is not None
     closed.set_overwrite(bot_role, deny=perm.SEND_MESSAGES | perm.ATTACH_FILES)
-    async with running(fake, tmp_path / "t.sqlite3") as bot:
+    site = "https://tabula.example.org"
+    guide = f"More: <{site}/servers/permissions/#when-a-permission-is-missing>"
+    async with running(fake, tmp_path / "t.sqlite3", docs_url=site) as bot:
         play = await fake.slash(
             fake_club.alice, closed, "play", {"game": "groups", "opponent": fake_club.bob}
         )
@@ -460,11 +477,12 @@ async def test_missing_permissions_are_explained(fake_club: FakeClub, tmp_path: 
         assert apology.content.startswith(
             "Game #1 is stored, but I could not open it here: Discord refused to let me post in "
         )
-        assert "Send Messages" in apology.content
+        assert "Send Messages" in apology.content and apology.content.endswith(guide)
         assert (await bot.services.games.record(1)).is_active  # the game exists: /board works
         for player in (fake_club.alice, fake_club.bob):  # both told by direct message
             dm = await fake.wait_for_message(fake.dm_channel(player), lambda m: True)
             assert dm.content.startswith(f"I could not post in <#{closed.id}> about game #1")
+            assert "ask a moderator" in dm.content and dm.content.endswith(guide)
         [parked] = await bot.services.repository.list_announcements(
             status=AnnouncementStatus.PARKED
         )

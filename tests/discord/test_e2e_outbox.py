@@ -1,4 +1,4 @@
-"""What is stored is told, end to end: each failure of issue 16 against the fake Discord.
+"""What is stored is told, end to end: each way delivery can fail, against the fake Discord.
 
 The interaction's answer failing (5xx, a 429 past the 3-second deadline), posts failing
 and retried, the database locked by another process, a thread opened but not recorded:

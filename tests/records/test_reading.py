@@ -200,7 +200,7 @@ def _good(name: str) -> bool:
 
 
 def test_a_forged_name_cannot_make_a_tournament_game() -> None:
-    """The issue's name written as text stays on its line, quoted, and is refused when
+    """A name forging header lines, written as text, stays on its line, quoted, and is refused when
     read: it never reads back as an Event and a Round."""
     forged = "bob\nEvent: Fake Cup\nRound: 9"
     transcript = replace(stones(), seats=(Seat("alice"), Seat(forged)))

@@ -236,8 +236,8 @@ def test_too_long_message_in_full() -> None:
     )
 
 
-def test_the_brief_messages() -> None:
-    """The messages the issue names, word for word."""
+def test_the_refusals_word_for_word() -> None:
+    """The refusals players read, word for word."""
     state = DIFFUSION.position(["c3", "k1", "l1"], ["k9", "k8"])
     assert refused(state, "k9-k10") == "k9 belongs to your opponent"
     assert refused(state, "c3-c4") == "your stone at c3 has group size 1 and is stranded"

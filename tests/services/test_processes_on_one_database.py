@@ -1,6 +1,6 @@
 """Two real processes on one database (SQLite, then PostgreSQL), for several seconds, on
 the same games: one plays moves, the other offers and declines draws, asks to undo and
-answers undo requests (as the issue's report did). Afterwards no game is stuck: every
+answers undo requests (the mix that once left games stuck). Afterwards no game is stuck: every
 game row agrees with its move log, and every game still in progress takes a move."""
 
 from __future__ import annotations

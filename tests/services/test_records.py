@@ -216,7 +216,9 @@ async def test_histories_page_newest_first_and_filter(env: Env) -> None:
         newest_first[:PAGE_SIZE], newest_first[PAGE_SIZE : 2 * PAGE_SIZE], newest_first[20:]
     ]  # fmt: skip
     beyond = await records.history(ALICE, viewer=BOB, guild_id=GUILD, page=9)
-    assert beyond.page == 3
+    assert beyond.page == 3 and beyond.entries == pages[2].entries
+    nobody = await records.history(12345, viewer=12345, guild_id=GUILD, page=2)
+    assert (nobody.total, nobody.pages, nobody.page, nobody.entries) == (0, 1, 1, ())
     hexade = await records.history(ALICE, viewer=ALICE, guild_id=GUILD, game="perfect six")
     assert hexade.total == 11 and {e.record.game for e in hexade.entries} == {"hexade"}
     assert (await records.history(ALICE, viewer=ALICE, guild_id=OTHER_GUILD)).total == 0
@@ -224,6 +226,32 @@ async def test_histories_page_newest_first_and_filter(env: Env) -> None:
     assert mine.total == 23
     shared = await records.history(ALICE, viewer=CAROL_ID, guild_id=None)
     assert [e.record.id for e in shared.entries] == [ids[n] for n in (20, 15, 10, 5, 0)]
+
+
+async def test_a_history_page_is_one_read(env: Env) -> None:
+    """The count and the page come in one statement: on a busy machine every trip to the
+    database waits for the other side to be scheduled, and that wait made the tail."""
+    for number in range(12):
+        await store_played(env.repo, "groups", {}, number, "resigned")
+    database = env.repo.database
+    reads: list[str] = []
+    fetch_all, fetch_one = database.fetch_all, database.fetch_one
+
+    async def counted_all(sql: str, params: Any = ()) -> Any:
+        reads.append(sql)
+        return await fetch_all(sql, params)
+
+    async def counted_one(sql: str, params: Any = ()) -> Any:
+        reads.append(sql)
+        return await fetch_one(sql, params)
+
+    database.fetch_all, database.fetch_one = counted_all, counted_one  # type: ignore[method-assign]
+    try:
+        page = await env.services.records.history(ALICE, viewer=ALICE, guild_id=GUILD, page=2)
+    finally:
+        database.fetch_all, database.fetch_one = fetch_all, fetch_one  # type: ignore[method-assign]
+    assert (page.total, len(page.entries)) == (12, 2)
+    assert len(reads) == 1
 
 
 async def test_imported_games_are_marked_in_histories(env: Env) -> None:

@@ -1,6 +1,6 @@
-"""The computer player as it was before the tactics work (issue 30), frozen as the yardstick
-of `tabula bench ai`: the `old` player plays it at the `hard` level. Do not improve it:
-it measures how much the live player (`bot.ai`) gained.
+"""The computer player as it was before its tactics (wins, threats and captures searched
+exactly), frozen as the yardstick of `tabula bench ai`: the `old` player plays it at the
+`hard` level. Do not improve it: it measures how much the live player (`bot.ai`) gained.
 """
 
 from __future__ import annotations

@@ -63,7 +63,13 @@ from bot.services.correspondence.durations import (
 )
 from bot.services.delivery.announcements import Kind, league_row
 from bot.services.delivery.outbox import Outbox
-from bot.services.errors import InvalidInputError, InvalidStateError, NotAllowedError, NotFoundError
+from bot.services.errors import (
+    InvalidInputError,
+    InvalidStateError,
+    LeagueOrganisersOnlyError,
+    NotAllowedError,
+    NotFoundError,
+)
 from bot.services.games.games import GameService
 from bot.services.games.players import Player
 from bot.services.games.results import GameView
@@ -236,7 +242,7 @@ class LeagueService:
     ) -> LeagueView:
         """Create a league whose first season takes entries now, run in `channel_id`."""
         if not await self.can_organise(guild_id, member):
-            raise NotAllowedError(
+            raise LeagueOrganisersOnlyError(
                 "Only members with the Manage Server permission or the organiser role can "
                 "create leagues here."
             )
@@ -401,7 +407,7 @@ class LeagueService:
         if member.player.id != view.record.organiser_id and not await self.can_organise(
             guild_id, member
         ):
-            raise NotAllowedError(
+            raise LeagueOrganisersOnlyError(
                 f"Only {view.record.organiser_name}, who created {view.record.name}, or "
                 "members who may organise leagues here can cancel it."
             )

@@ -56,7 +56,13 @@ from bot.services.correspondence.durations import (
 )
 from bot.services.delivery.announcements import Kind, tournament_row
 from bot.services.delivery.outbox import Outbox
-from bot.services.errors import InvalidInputError, InvalidStateError, NotAllowedError, NotFoundError
+from bot.services.errors import (
+    InvalidInputError,
+    InvalidStateError,
+    NotAllowedError,
+    NotFoundError,
+    TournamentOrganisersOnlyError,
+)
 from bot.services.games.games import GameService
 from bot.services.games.players import Player
 from bot.services.games.results import GameView
@@ -288,7 +294,7 @@ class TournamentService:
         if member.player.id == record.organiser_id:
             return
         if not await self.can_organise(record.guild_id, member):
-            raise NotAllowedError(
+            raise TournamentOrganisersOnlyError(
                 f"Only {record.organiser_name}, who created {record.name}, or members who "
                 f"may organise tournaments here can {action} it."
             )
@@ -313,7 +319,7 @@ class TournamentService:
     ) -> TournamentView:
         """Create a tournament taking entries, run in `channel_id`."""
         if not await self.can_organise(guild_id, member):
-            raise NotAllowedError(
+            raise TournamentOrganisersOnlyError(
                 "Only members with the Manage Server permission or the organiser role can "
                 "create tournaments here."
             )

@@ -217,12 +217,18 @@ class RecordService:
             except GameError as exc:
                 raise InvalidInputError(str(exc)) from None
         query = history_query(user_id, viewer, guild_id, name)
-        total = await self._repository.count_finished_games(query)
-        pages = max(1, -(-total // PAGE_SIZE))
-        page = min(max(1, page), pages)
-        entries = await self._repository.finished_games(
+        page = max(1, page)
+        total, entries = await self._repository.history_page(
             query, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE
         )
+        pages = max(1, -(-total // PAGE_SIZE))
+        if page > pages:  # past the end (the history shrank, or a forged page): the last
+            page = pages
+            total, entries = await self._repository.history_page(
+                query, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE
+            )
+            pages = max(1, -(-total // PAGE_SIZE))
+            page = min(page, pages)
         return HistoryPage(query, tuple(entries), page, pages, total)
 
     # --- imports ---

@@ -253,10 +253,13 @@ class ClockQueries(SqlBase):
     async def digest_candidates(self) -> list[tuple[UserSettings, datetime | None]]:
         """Users with the digest on and some game waiting for them, with their last digest."""
         rows = await self._db.fetch_all(
-            f"SELECT {USER_COLUMNS}, digest_sent_at FROM user_settings u WHERE u.digest "
-            "AND EXISTS (SELECT 1 FROM games g WHERE g.status = 'active' AND "
-            "((g.to_move = 0 AND g.player0_id = u.user_id) "
-            " OR (g.to_move = 1 AND g.player1_id = u.user_id))) ORDER BY user_id"
+            # One lookup per seat: an OR of the two seats made SQLite walk every game in
+            # progress for each user.
+            f"SELECT {USER_COLUMNS}, digest_sent_at FROM user_settings u WHERE u.digest AND ("
+            "EXISTS (SELECT 1 FROM games g WHERE g.status = 'active' "
+            "AND g.player0_id = u.user_id AND g.to_move = 0) "
+            "OR EXISTS (SELECT 1 FROM games g WHERE g.status = 'active' "
+            "AND g.player1_id = u.user_id AND g.to_move = 1)) ORDER BY user_id"
         )
         return [(user_settings_from(row), parse_time(row["digest_sent_at"])) for row in rows]
 

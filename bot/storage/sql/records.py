@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
 
+from bot.storage.database import Row
 from bot.storage.records import HistoryQuery, ImportMark
 from bot.storage.repository import FinishedGame, GameRecord, MoveRecord
 from bot.storage.sql.base import SqlBase
@@ -53,33 +55,47 @@ def _history_arms(query: HistoryQuery, columns: str) -> tuple[str, list[Any]]:
     return sql, [user, *params, user, user, *params]
 
 
+def _page_of_history(query: HistoryQuery, limit: int, offset: int) -> tuple[str, list[Any]]:
+    """The ids of one page of `query`'s games as a subquery named `p`, with its
+    parameters: the two index lookups merged in their order, then cut."""
+    arms, params = _history_arms(query, "id, finished_at")
+    sql = f"({arms} ORDER BY finished_at DESC, id DESC LIMIT ? OFFSET ?) AS p"
+    return sql, [*params, limit, offset]
+
+
+_NEVER = datetime.min.replace(tzinfo=UTC)
+
+
+def _newest_first(rows: Sequence[Row]) -> list[FinishedGame]:
+    """The games of a page's rows, the most recently finished first (the join does not
+    keep the page's order; sorting its few rows here spares the database a sort)."""
+    games = [FinishedGame(game_from(row), row["imported"] is not None) for row in rows]
+    return sorted(
+        games,
+        key=lambda f: (
+            f.record.finished_at is not None,
+            f.record.finished_at or _NEVER,
+            f.record.id,
+        ),
+        reverse=True,
+    )
+
+
 class RecordQueries(SqlBase):
     """Finished games by player, the newest game of a thread, imported games."""
 
     async def finished_games(
         self, query: HistoryQuery, *, limit: int, offset: int = 0
     ) -> list[FinishedGame]:
-        """Finished games matching `query`, the most recently finished first."""
-        arms, params = _history_arms(query, "id, finished_at")
-        found = await self._db.fetch_all(
-            f"{arms} ORDER BY finished_at DESC, id DESC LIMIT ? OFFSET ?",
-            (*params, limit, offset),
-        )
-        ids = [int(row["id"]) for row in found]
-        if not ids:
-            return []
-        marks = ", ".join("?" for _ in ids)
+        """Finished games matching `query`, the most recently finished first (one
+        statement: the page's ids from the index lookups, joined to their rows)."""
+        page, params = _page_of_history(query, limit, offset)
         rows = await self._db.fetch_all(
-            f"SELECT {_GAME_COLUMNS_OF_G}, i.game_id AS imported FROM games g "
-            f"LEFT JOIN imported_games i ON i.game_id = g.id WHERE g.id IN ({marks})",
-            ids,
+            f"SELECT {_GAME_COLUMNS_OF_G}, i.game_id AS imported FROM {page} "
+            "JOIN games g ON g.id = p.id LEFT JOIN imported_games i ON i.game_id = g.id",
+            params,
         )
-        by_id = {int(row["id"]): row for row in rows}
-        return [
-            FinishedGame(game_from(by_id[i]), by_id[i]["imported"] is not None)
-            for i in ids
-            if i in by_id
-        ]
+        return _newest_first(rows)
 
     async def count_finished_games(self, query: HistoryQuery) -> int:
         """How many finished games match `query`."""
@@ -87,9 +103,30 @@ class RecordQueries(SqlBase):
         row = await self._db.fetch_one(f"SELECT COUNT(*) FROM ({arms}) AS mine", params)
         return 0 if row is None else int(row[0])
 
-    async def store_finished_games(self, games: Sequence[GameRecord]) -> None:
-        """Store many finished games (rows only, no moves) in one transaction: for filling
-        a database to measure it (`tabula bench history`)."""
+    async def history_page(
+        self, query: HistoryQuery, *, limit: int, offset: int = 0
+    ) -> tuple[int, list[FinishedGame]]:
+        """How many finished games match `query`, and `limit` of them from `offset`, the
+        most recently finished first: one statement, so one trip to the database (on a
+        busy machine each trip is a wait for the other side to be scheduled)."""
+        arms, count_params = _history_arms(query, "id")
+        page, page_params = _page_of_history(query, limit, offset)
+        rows = await self._db.fetch_all(
+            f"SELECT t.total, {_GAME_COLUMNS_OF_G}, i.game_id AS imported "
+            f"FROM (SELECT COUNT(*) AS total FROM ({arms}) AS mine) AS t "
+            f"LEFT JOIN {page} ON 1 = 1 "
+            "LEFT JOIN games g ON g.id = p.id LEFT JOIN imported_games i ON i.game_id = g.id",
+            [*count_params, *page_params],
+        )
+        total = int(rows[0]["total"]) if rows else 0
+        return total, _newest_first([row for row in rows if row["id"] is not None])
+
+    async def store_finished_games(
+        self, games: Sequence[GameRecord], moves: Sequence[MoveRecord] = ()
+    ) -> None:
+        """Store many finished games in one transaction, and `moves` after them (which name
+        their games by id: the caller knows the ids only when filling an empty database):
+        for filling a database to measure it (`tabula bench history`)."""
         columns = ("game", "options", "guild_id", "channel_id", "created_at", *GAME_UPDATE_COLUMNS)
         marks = ", ".join("?" for _ in columns)
         async with self._transaction() as db:
@@ -107,6 +144,11 @@ class RecordQueries(SqlBase):
                     for game in games
                 ],
             )
+            if moves:
+                await db.execute_many(
+                    f"INSERT INTO moves ({MOVE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+                    [move_values(move) for move in moves],
+                )
 
     async def latest_game_at(self, location: int) -> GameRecord | None:
         """The newest game played in this thread or channel, whatever its status."""
