@@ -30,8 +30,9 @@ from bot.storage.sqlite import SchemaTooNewError, check_numbering
 
 log = logging.getLogger(__name__)
 
-MIGRATION_LOCK = 0x7AB01A
-"""The advisory lock that keeps two processes from migrating the schema at once."""
+MIGRATION_LOCK = "SELECT pg_advisory_{}(hashtextextended(current_schema() || '/migrations', 0))"
+"""Takes (`lock`) or releases (`unlock`) the advisory lock that keeps two processes from
+migrating the same schema at once; bots in other schemas of the server migrate freely."""
 
 _COUNT = re.compile(r"(\d+)$")
 
@@ -340,7 +341,7 @@ class PostgresRepository(SqlRepository):
         applied = []
         known = migrations()
         async with self._postgres.pool.acquire() as connection:
-            await connection.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+            await connection.execute(MIGRATION_LOCK.format("lock"))
             try:
                 await connection.execute(
                     "CREATE TABLE IF NOT EXISTS tabula_schema (version INTEGER PRIMARY KEY, "
@@ -367,7 +368,7 @@ class PostgresRepository(SqlRepository):
                         )
                     applied.append(number)
             finally:
-                await connection.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
+                await connection.execute(MIGRATION_LOCK.format("unlock"))
         return applied
 
 

@@ -4,10 +4,14 @@ compare-and-set game writes, the announcement outbox."""
 from __future__ import annotations
 
 import asyncio
+import uuid
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
+from bot.storage.postgres import PostgresRepository
+from bot.storage.postgres import migrations as postgres_migrations
 from bot.storage.repository import (
     Announcement,
     AnnouncementStatus,
@@ -27,7 +31,7 @@ from bot.storage.repository import (
     UserSettings,
 )
 from bot.storage.sql import SqlRepository
-from tests.databases import Backend, needs_postgres
+from tests.databases import POSTGRES_URL, Backend, needs_postgres
 
 NOW = datetime(2025, 3, 1, 9, 30, tzinfo=UTC)
 
@@ -397,4 +401,23 @@ async def test_locks_are_per_schema(postgres_backend: Backend) -> None:
         await asyncio.wait_for(waiting, 2)
     finally:
         release.set()
+        await other.cleanup()
+
+
+async def test_processes_starting_at_once_migrate_a_schema_once(tmp_path: Path) -> None:
+    """Three processes opening a new schema together apply each migration exactly once;
+    a bot in another schema of the server migrates its own at the same time."""
+    if POSTGRES_URL is None:
+        pytest.skip("needs PostgreSQL")
+    same = Backend("postgres", tmp_path / "unused", f"test_{uuid.uuid4().hex[:16]}")
+    other = Backend("postgres", tmp_path / "unused", f"test_{uuid.uuid4().hex[:16]}")
+    try:
+        opened = await asyncio.gather(same.open(), same.open(), same.open(), other.open())
+        for repository in opened:
+            assert isinstance(repository, PostgresRepository)
+            assert await repository.schema_version() == len(postgres_migrations())
+        versions = await opened[0].database.fetch_all("SELECT version FROM tabula_schema")
+        assert sorted(row[0] for row in versions) == [n for n, _, _ in postgres_migrations()]
+    finally:
+        await same.cleanup()
         await other.cleanup()
