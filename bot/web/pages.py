@@ -52,7 +52,7 @@ def game_page(snapshot: dict[str, Any], csrf: str | None) -> str:
         f'<ul class="players">{players}</ul>'
         '<p id="status" aria-live="polite"></p>'
         f'<div id="board" class="board" tabindex="0" role="application" '
-        f'aria-label="Board: arrow keys move, Enter chooses">{snapshot["board"]}</div>'
+        'aria-label="Board: arrow keys move, Enter chooses"></div>'
         '<p id="cursor" class="visually-hidden" aria-live="polite"></p>'
         '<div id="steps" class="buttons"></div>'
         '<div id="turn" class="turn"></div>'
@@ -65,8 +65,9 @@ def game_page(snapshot: dict[str, Any], csrf: str | None) -> str:
         '<ol id="moves" class="moves"></ol>'
         '<p id="links" class="links"></p>'
         "</article>"
-        # The board is in the page once, drawn above; the script reads it from there.
-        f"{_json_block('snapshot', {**snapshot, 'board': None})}"
+        # The board is in the page once, in the snapshot, exactly as the server drew it:
+        # the script draws it, and applies the live updates' edits to that text.
+        f"{_json_block('snapshot', snapshot)}"
     )
     return document(f"{snapshot['title']} #{snapshot['id']}", body, script="game.js")
 
