@@ -10,6 +10,8 @@ const boardBox = document.getElementById("board");
 const el = (id) => document.getElementById(id);
 
 let snap = JSON.parse(el("snapshot").textContent);  // what the page shows
+const boardText = el("board-text");  // the board as the server drew it (JSON if it had to be)
+snap.board = boardText.type === "text/plain" ? boardText.textContent : JSON.parse(boardText.textContent);
 let live = snap;          // the game as the live stream last told it (its patches apply to it)
 let liveAt = Date.now();  // when the stream last read the clocks
 let clicks = [];          // the cells and words chosen so far for the move being made
