@@ -179,7 +179,7 @@ class TabulaBot(commands.Bot):
             return
         self.web = web
         self.payloads.web_base = web.base
-        print(f"web: {address}", flush=True)
+        print(web.start_line(address), flush=True)
         log.info("web pages served at %s (links use %s)", address, web.base)
 
     async def _dispatch(self) -> None:

@@ -16,3 +16,11 @@ def _reset_logging() -> Iterator[None]:
     """Commands configure logging for the whole process; undo that after each test."""
     yield
     reset_logging()
+
+
+@pytest.fixture(autouse=True)
+def _no_web_pages_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Commands that read the environment (`tabula run`, `tabula console`) serve no web
+    pages in tests, which would listen on the fixed default port; a test of the pages
+    turns them on, on a free port."""
+    monkeypatch.setenv("TABULA_WEB", "off")

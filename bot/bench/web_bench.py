@@ -10,19 +10,21 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gzip
 import itertools
 import json
 import multiprocessing
-import re
+import os
 import statistics
 import tempfile
 import time
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 
+from bot.bench.web_load import Load, percentile, run_load
 from bot.config import Settings
 from bot.services.clock import SystemClock
 from bot.services.container import Services
@@ -32,7 +34,6 @@ from bot.storage.sqlite import SqliteRepository
 from bot.web.server import WebServer
 from renderers.samples import random_game
 
-PLY = re.compile(rb'"ply":(\d+)')
 GUILD = 1
 ALICE = Player(1, "Alice")
 BOB = Player(2, "Bob")
@@ -48,6 +49,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--watchers", type=int, default=500, help="live pages of one game")
     parser.add_argument("--moves", type=int, default=20, help="moves the watchers must see")
     parser.add_argument("--game", default="rekushu", help="the game shown (default: Rekushu)")
+    parser.add_argument(
+        "--played", type=int, default=120, help="moves played before measuring (default: 120)"
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.set_defaults(func=run)
 
@@ -57,11 +61,23 @@ def run(args: argparse.Namespace) -> int:
     figures = asyncio.run(_bench(args))
     if args.json:
         print(json.dumps(figures))
-        return 0
+    else:
+        print_figures(figures, args)
+    return 0
+
+
+def print_figures(figures: dict[str, Any], args: argparse.Namespace) -> None:
+    """The figures as three lines for people: the machine, the page, the live watchers."""
     page = figures["page"]
     live = figures["live"]
+    load = figures["load"]
     print(
-        f"game page ({args.game}, {figures['board_kb']:.1f} KB of SVG): {page['requests']} "
+        f"machine load (1-minute average): {load['start']:.1f} at the start, "
+        f"{load['end']:.1f} at the end, on {os.cpu_count()} cores"
+    )
+    print(
+        f"game page ({args.game}, {figures['board_kb']:.1f} KB of SVG, "
+        f"{figures['board_gzip_kb']:.1f} KB gzipped): {page['requests']} "
         f"requests at {args.rate:g}/s: p50 {page['p50_ms']:.1f} ms, p99 {page['p99_ms']:.1f} ms, "
         f"max {page['max_ms']:.1f} ms (target p99 ≤ {TARGET_PAGE_P99_MS:g} ms); "
         f"{page['errors']} errors; server CPU {page['server_cpu_ms']:.1f} ms per page"
@@ -70,10 +86,10 @@ def run(args: argparse.Namespace) -> int:
         f"live: {live['watchers']} watchers, {live['moves']} moves: move → every watcher "
         f"p50 {live['p50_ms']:.1f} ms, p99 {live['p99_ms']:.1f} ms, max {live['max_ms']:.1f} ms "
         f"(target p99 ≤ {TARGET_MOVE_P99_MS:g} ms); memory {live['kb_per_watcher']:.1f} KB "
-        f"per watcher; {live['missed']} updates missed; server CPU "
-        f"{live['server_cpu_ms_per_move']:.0f} ms per move (the move and its fan-out)"
+        f"per watcher; {live['missed']} updates missed; {live['event_bytes']:.0f} bytes per "
+        f"watcher per move; server CPU {live['server_cpu_ms_per_move']:.0f} ms per move "
+        "(the move and its fan-out)"
     )
-    return 0
 
 
 def _rss_kb() -> int:
@@ -84,21 +100,17 @@ def _rss_kb() -> int:
     return 0
 
 
-def _percentile(values: list[float], fraction: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
-
-
 async def _bench(args: argparse.Namespace) -> dict[str, Any]:
+    start_load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="tabula-bench-web-") as folder:
         repository = await SqliteRepository.open(Path(folder) / "bench.sqlite3")
         services = Services.build(repository, SystemClock(), NullNotifier())
         server = WebServer(services, replace(Settings(), web_host="127.0.0.1"), port=0)
         try:
             await server.start()
-            return await _measure(args, services, server)
+            figures = await _measure(args, services, server)
+            figures["load"] = {"start": start_load, "end": os.getloadavg()[0]}
+            return figures
         finally:
             await server.stop()
             await services.computer.close()
@@ -114,7 +126,7 @@ async def _measure(
         options=None, colour="white",
     )  # fmt: skip
     game = (await services.challenges.accept(challenge.id, BOB, guild_id=GUILD)).view.record
-    states = random_game(args.game, seed=3, plies=120 + args.moves)
+    states = random_game(args.game, seed=3, plies=args.played + args.moves)
     notations = [
         before.format_move(after.last_move) for before, after in itertools.pairwise(states)
     ]
@@ -136,7 +148,7 @@ async def _measure(
     results = context.Queue()
     commands = context.Queue()
     load = Load(url, args.rate, args.seconds, args.watchers)
-    client = context.Process(target=_client, args=(load, commands, results))
+    client = context.Process(target=run_load, args=(load, commands, results))
     cpu_start = time.process_time()
     client.start()
     try:
@@ -147,6 +159,7 @@ async def _measure(
         ready = await asyncio.to_thread(results.get, True, 120)
         after = _rss_kb()
         delays: list[float] = []
+        sizes: list[int] = []
         missed = 0
         cpu_moves = time.process_time()
         for notation in notations[played : played + args.moves]:
@@ -156,6 +169,7 @@ async def _measure(
             commands.put(("expect", played, started))
             report = await asyncio.to_thread(results.get, True, 60)
             delays += report["delays"]
+            sizes += report["sizes"]
             missed += report["missed"]
         cpu_per_move = (time.process_time() - cpu_moves) * 1000 / max(1, args.moves)
         commands.put("stop")
@@ -165,120 +179,17 @@ async def _measure(
             client.kill()
     return {
         "board_kb": len(snapshot_board.encode()) / 1024,
+        "board_gzip_kb": len(gzip.compress(snapshot_board.encode())) / 1024,
         "page": page,
         "live": {
             "watchers": ready,
             "moves": args.moves,
             "p50_ms": statistics.median(delays) if delays else float("nan"),
-            "p99_ms": _percentile(delays, 0.99),
+            "p99_ms": percentile(delays, 0.99),
             "max_ms": max(delays, default=float("nan")),
             "kb_per_watcher": (after - before) / max(1, ready),
             "missed": missed,
+            "event_bytes": statistics.mean(sizes) if sizes else float("nan"),
             "server_cpu_ms_per_move": cpu_per_move,
         },
     }
-
-
-async def _fetch_state(server: WebServer, game_id: int) -> Any:
-    async def fetch() -> dict[str, Any]:
-        async with (
-            aiohttp.ClientSession() as http,
-            http.get(f"{server.base}g/{game_id}/state") as r,
-        ):
-            return dict(await r.json())
-
-    return fetch()
-
-
-@dataclass(frozen=True)
-class Load:
-    """What the load process does: pages at `rate` for `seconds`, then `watchers`."""
-
-    url: str
-    rate: float
-    seconds: float
-    watchers: int
-
-
-def _client(load: Load, commands: Any, results: Any) -> None:
-    """The load, in its own process: paced page requests, then live watchers."""
-    asyncio.run(_load(load, commands, results))
-
-
-async def _load(load: Load, commands: Any, results: Any) -> None:
-    url, watchers = load.url, load.watchers
-    connector = aiohttp.TCPConnector(limit=0)
-    async with aiohttp.ClientSession(connector=connector) as http:
-        results.put(await _pages(http, url, load.rate, load.seconds))
-        await asyncio.to_thread(commands.get)
-        seen: list[dict[int, float]] = [{} for _ in range(watchers)]
-        opened = [asyncio.Event() for _ in range(watchers)]
-        tasks = [
-            asyncio.create_task(_watch(http, f"{url}/events", seen[i], opened[i]))
-            for i in range(watchers)
-        ]
-        for event in opened:
-            await asyncio.wait_for(event.wait(), 60)
-        results.put(watchers)
-        while True:
-            command = await asyncio.to_thread(commands.get)
-            if command == "stop":
-                break
-            _, ply, started = command
-            deadline = time.time() + 10
-            while time.time() < deadline and not all(ply in s for s in seen):
-                await asyncio.sleep(0.01)
-            delays = [(s[ply] - started) * 1000 for s in seen if ply in s]
-            results.put({"delays": delays, "missed": watchers - len(delays)})
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-
-
-async def _pages(
-    http: aiohttp.ClientSession, url: str, rate: float, seconds: float
-) -> dict[str, Any]:
-    latencies: list[float] = []
-    errors = 0
-
-    async def one() -> None:
-        nonlocal errors
-        began = time.perf_counter()
-        try:
-            async with http.get(url) as response:
-                await response.read()
-                if response.status != 200:
-                    errors += 1
-        except aiohttp.ClientError:
-            errors += 1
-        latencies.append((time.perf_counter() - began) * 1000)
-
-    count = int(rate * seconds)
-    start = time.perf_counter()
-    tasks = []
-    for n in range(count):
-        delay = start + n / rate - time.perf_counter()
-        if delay > 0:
-            await asyncio.sleep(delay)
-        tasks.append(asyncio.create_task(one()))
-    await asyncio.gather(*tasks)
-    return {
-        "requests": count,
-        "p50_ms": statistics.median(latencies),
-        "p99_ms": _percentile(latencies, 0.99),
-        "max_ms": max(latencies),
-        "errors": errors,
-    }
-
-
-async def _watch(
-    http: aiohttp.ClientSession, url: str, seen: dict[int, float], opened: asyncio.Event
-) -> None:
-    async with http.get(url, timeout=aiohttp.ClientTimeout(total=None)) as response:
-        async for line in response.content:
-            if line.startswith(b"data: "):
-                found = PLY.search(line)  # the game's ply comes first; no need to parse all
-                assert found is not None
-                ply = int(found[1])
-                seen.setdefault(ply, time.time())
-                opened.set()

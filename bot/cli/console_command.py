@@ -115,7 +115,7 @@ async def _start_web(app: ConsoleApp, settings: Settings) -> None:
         await web.stop()
         return
     app.web = web
-    print(f"web: {address}", flush=True)
+    print(web.start_line(address), flush=True)
 
 
 def start_console(

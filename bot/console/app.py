@@ -55,6 +55,7 @@ from bot.texts.games import (
     game_title,
     rules_text,
 )
+from bot.web.links import lifetime_note
 from bot.web.server import WebServer
 from rules import GameError, get_game, list_games
 
@@ -563,9 +564,8 @@ class ConsoleApp:
         )
         self.services.games.check_player(record, user.id)
         link = self.web.links.sign_in(record, user.id, user.name)
-        self.private(
-            user, f"Your board for game #{record.id}: {link} (signs you in for 10 minutes)"
-        )
+        self.private(user, f"Your board for game #{record.id}: {link}")
+        self.private(user, lifetime_note())
 
     async def rules(self, user: Player, args: list[str]) -> None:
         """/rules GAME."""

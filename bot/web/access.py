@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.storage.repository import GameRecord
-from bot.web.auth import Session
+from bot.web.auth import SESSION_LIFETIME, Session
 
 
 class PageRefused(Exception):
@@ -45,12 +45,7 @@ def game_access(record: GameRecord, web: str, session: Session | None) -> GameAc
     if web == "public" or seat is not None:
         return GameAccess(seat)
     if session is None:
-        raise PageRefused(
-            403,
-            "Sign in to see this game",
-            "Only the two players of this game can see it. Players: ask the bot for your "
-            "link with /link in the game's server.",
-        )
+        raise PageRefused(403, "Sign in to see this game", sign_in_text(record.id))
     if session.guild_id != record.guild_id:
         raise PageRefused(
             403,
@@ -59,6 +54,20 @@ def game_access(record: GameRecord, web: str, session: Session | None) -> GameAc
             "this game's server.",
         )
     raise PageRefused(403, "Not your game", "Only the two players of this game can see it.")
+
+
+def sign_in_text(game_id: int) -> str:
+    """How a player signs in to see a game of a server that shows games to its players."""
+    days = SESSION_LIFETIME.days
+    return (
+        "Only the two players of this game can see it, once signed in. If you play in it: "
+        f"type /link in the game's thread on Discord (or /link game:{game_id} anywhere on "
+        f"its server; in the console, /link #{game_id}). The bot answers you alone with "
+        "your own sign-in link; open it in this browser and you stay signed in for "
+        f"{days} days, for your games on that server. The Board button under a board "
+        "only opens this page: everyone in the thread sees the same button, so it cannot "
+        "sign you in."
+    )
 
 
 def may_act(access: GameAccess) -> int:

@@ -9,9 +9,22 @@ from typing import Any
 
 
 def _json_block(name: str, data: Any) -> str:
-    # `</` would end the block early; JSON allows `<\/`.
-    text = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
-    return f'<script type="application/json" id="{name}">{text}</script>'
+    return f'<script type="application/json" id="{name}">{_escaped_json(data)}</script>'
+
+
+def _text_block(name: str, text: str) -> str:
+    # Kept as it is, not escaped (cheaper than JSON for a 50 KB board), unless it holds
+    # what would end or upset the block: then as JSON, which the script also reads.
+    if "</script" in text.lower() or "<!--" in text:
+        return f'<script type="application/json" id="{name}">{_escaped_json(text)}</script>'
+    return f'<script type="text/plain" id="{name}">{text}</script>'
+
+
+def _escaped_json(data: Any) -> str:
+    # `</` would end the block early and `<!--` could upset it; JSON allows `<\/` and
+    # `\u003c`.
+    text = json.dumps(data, separators=(",", ":"))
+    return text.replace("</", "<\\/").replace("<!--", "\\u003c!--")
 
 
 def document(title: str, body: str, *, script: str | None = None) -> str:
@@ -52,7 +65,7 @@ def game_page(snapshot: dict[str, Any], csrf: str | None) -> str:
         f'<ul class="players">{players}</ul>'
         '<p id="status" aria-live="polite"></p>'
         f'<div id="board" class="board" tabindex="0" role="application" '
-        f'aria-label="Board: arrow keys move, Enter chooses">{snapshot["board"]}</div>'
+        'aria-label="Board: arrow keys move, Enter chooses"></div>'
         '<p id="cursor" class="visually-hidden" aria-live="polite"></p>'
         '<div id="steps" class="buttons"></div>'
         '<div id="turn" class="turn"></div>'
@@ -65,7 +78,9 @@ def game_page(snapshot: dict[str, Any], csrf: str | None) -> str:
         '<ol id="moves" class="moves"></ol>'
         '<p id="links" class="links"></p>'
         "</article>"
-        # The board is in the page once, drawn above; the script reads it from there.
+        # The board is in the page once, as the text the server drew (the script draws it
+        # and applies the live updates' edits to that text), beside the rest as JSON.
+        f"{_text_block('board-text', snapshot['board'])}"
         f"{_json_block('snapshot', {**snapshot, 'board': None})}"
     )
     return document(f"{snapshot['title']} #{snapshot['id']}", body, script="game.js")

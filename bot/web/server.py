@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from functools import lru_cache
@@ -30,7 +31,7 @@ from bot.web.board import board_svg, style_hashes
 from bot.web.clicks import all_clicks
 from bot.web.links import LinkMaker
 from bot.web.listings import Listings
-from bot.web.live import LiveGames
+from bot.web.live import LiveGames, Watcher
 from bot.web.pages import game_page, message_page
 from bot.web.snapshot import SnapshotCache, game_snapshot, visible_position
 from rules import GameError, get_game
@@ -101,9 +102,14 @@ class WebServer:
         after_action: AfterAction | None = None,
         port: int | None = None,
         setting_seconds: float = SETTING_SECONDS,
+        check_seconds: float = SETTING_SECONDS,
     ) -> None:
         self.services = services
         self._setting_seconds = setting_seconds
+        self.check_seconds = check_seconds
+        """How often open live pages are checked against `/config web`."""
+        self._streams: dict[Watcher, tuple[GameRecord, Session | None]] = {}
+        self._checking: asyncio.Task[None] | None = None
         self.settings = settings
         self.host = settings.web_host
         self.port = settings.web_port if port is None else port
@@ -134,6 +140,12 @@ class WebServer:
         host = f"[{self.host}]" if ":" in self.host else self.host
         return f"http://{host}:{self.port}/"
 
+    def start_line(self, address: str) -> str:
+        """What the bot and the console print once serving at `address`: `web: ADDRESS`,
+        and the public address links use when `TABULA_WEB_URL` sets one."""
+        public = f" (links use {self.base})" if self.settings.web_url else ""
+        return f"web: {address}{public}"
+
     @property
     def links(self) -> LinkMaker:
         """Makes sign-in links."""
@@ -152,6 +164,7 @@ class WebServer:
         site = web.TCPSite(runner, self.host, self.port)
         await site.start()
         self._runner = runner
+        self._checking = asyncio.create_task(self._check_streams(), name="tabula-web-check")
         if self.port == 0:  # tests and the benchmark: a free port
             self.port = int(runner.addresses[0][1])
         host = f"[{self.host}]" if ":" in self.host else self.host
@@ -159,7 +172,12 @@ class WebServer:
 
     async def stop(self) -> None:
         """Close the live pages and stop listening."""
-        self.live.close()
+        await self.live.close()
+        if self._checking is not None:
+            self._checking.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._checking
+            self._checking = None
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
@@ -277,8 +295,9 @@ class WebServer:
         session = self.session(request)
         who = f"You are signed in as {session.name}." if session else "You are not signed in."
         text = (
-            f"{who} Players open their games with the link the bot gives them (/link, or the "
-            "Board button under a game)."
+            f"{who} Players sign in with the link the bot gives each of them privately "
+            "(/link in a game's thread); once signed in, the Board button under a game "
+            "opens its page."
         )
         return web.Response(text=message_page("Tabula", text), content_type="text/html")
 
@@ -339,7 +358,10 @@ class WebServer:
     async def events(self, request: web.Request) -> web.StreamResponse:
         """The game, live (Server-Sent Events): at once, then after every change. A page
         that reconnects (the server restarted) gets the current game at once."""
-        record, access, _ = await self._game(request)
+        record, access, session = await self._game(request)
+        # The board the page holds: named in the address at first, then by the id of the
+        # last event, which the browser sends back when it reconnects.
+        board = request.headers.get("Last-Event-ID") or request.query.get("board")
         response = web.StreamResponse(
             headers={
                 "Content-Type": "text/event-stream",
@@ -349,20 +371,67 @@ class WebServer:
             }
         )
         await response.prepare(request)
-        async with self.live.watching(record.id, access.seat) as watcher:
+        async with self.live.watching(record.id, access.seat, board) as watcher:
+            self._streams[watcher] = (record, session)
+            try:
+                await self._stream(response, record.id, watcher)
+            finally:
+                del self._streams[watcher]
+        return response
+
+    async def _stream(self, response: web.StreamResponse, game_id: int, watcher: Watcher) -> None:
+        """Write `watcher`'s events until the page goes, the server stops or the page may
+        no longer watch. Nothing is written when a change leaves the page as it is (a
+        move of a turn it may not see yet): only a keep-alive now and then."""
+        with contextlib.suppress(ConnectionResetError, RuntimeError):
             await response.write(b"retry: 1000\n\n")
-            self.live.changed(record.id)
+            self.live.changed(game_id)
             while not self.live.closing:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(watcher.ready.wait(), HEARTBEAT_SECONDS)
+                await watcher.ready.wait()  # (no timer per page: `_check_streams` beats)
                 if self.live.closing:
                     break
-                payload = watcher.take()
-                try:
-                    await response.write(b": keep-alive\n\n" if payload is None else payload)
-                except (ConnectionResetError, RuntimeError):
+                if watcher.beat:
+                    watcher.beat = False
+                    await response.write(b": keep-alive\n\n")  # a page gone is noticed
+                if watcher.ended is not None:
+                    text = json.dumps({"text": watcher.ended})
+                    await response.write(f"event: ended\ndata: {text}\n\n".encode())
                     break
-        return response
+                payload = self.live.take(game_id, watcher)
+                if payload is not None:
+                    await response.write(payload)
+
+    async def _check_streams(self) -> None:
+        """Every `check_seconds`, end the live pages their visitors may no longer see (the
+        server's `/config web` changed): they are told why and stop. Every
+        `HEARTBEAT_SECONDS`, have every page sent a keep-alive."""
+        loop = asyncio.get_running_loop()
+        beat = loop.time() + HEARTBEAT_SECONDS
+        while True:
+            await asyncio.sleep(min(self.check_seconds, HEARTBEAT_SECONDS))
+            if loop.time() >= beat:
+                beat = loop.time() + HEARTBEAT_SECONDS
+                for watcher in self._streams:
+                    watcher.heartbeat()
+            settings: dict[int | None, str | None] = {}
+            for watcher, (record, session) in list(self._streams.items()):
+                guild = record.guild_id
+                if guild not in settings:
+                    try:
+                        settings[guild] = await self.web_setting(guild)
+                    except Exception:
+                        log.exception("reading the web setting of server %s failed", guild)
+                        settings[guild] = None
+                setting = settings[guild]
+                if watcher.ended is not None or setting is None:
+                    continue
+                try:
+                    access = game_access(record, setting, session)
+                except PageRefused as refused:
+                    watcher.end(refused.text)
+                else:
+                    if access.seat != watcher.seat:
+                        watcher.end("What this page may show has changed: load it again.")
 
     async def position(self, request: web.Request) -> web.Response:
         """The board after `ply` moves (the replay), never past what the visitor sees."""
@@ -464,19 +533,17 @@ class WebServer:
         )
 
     async def play(self, request: web.Request) -> web.Response:
-        """Play a move, or a whole turn of several moves, through the game service."""
+        """Play the rest of a turn (one move, or the several of a Diffusion Chess turn)
+        through the game service, stored together: all of it or nothing."""
         record, user_id, _, body = await self._acting(request)
         moves = self._moves(body)
-        if body.get("ply") != record.ply:
+        ply = body.get("ply")
+        if ply != record.ply or not isinstance(ply, int):
             raise PageRefused(
                 409, "Refused", "The game has moved on since your page showed it; look again."
             )
-
-        async def work() -> None:
-            for text in moves:
-                await self.services.games.play(record.id, user_id, text)
-
-        return await self._answer(record, user_id, work())
+        turn = self.services.games.play_turn(record.id, user_id, moves, at_ply=ply)
+        return await self._answer(record, user_id, turn)
 
     async def resign(self, request: web.Request) -> web.Response:
         """Resign (the page asked for confirmation)."""

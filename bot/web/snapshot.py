@@ -17,6 +17,7 @@ from bot.storage.repository import GameRecord
 from bot.texts.games import game_title, result_text
 from bot.web.board import board_svg
 from bot.web.clicks import all_clicks
+from bot.web.patches import board_id
 from rules import GameState, get_game
 
 
@@ -52,11 +53,26 @@ def _plain(text: str) -> str:
 
 class SnapshotCache:
     """The costly part of recent snapshots (board, moves, legal moves), by game version and
-    seat: a page viewed by many is drawn once per move, not once per visitor."""
+    seat: a page viewed by many is drawn once per move, not once per visitor; and the
+    boards, by game version and ply shown: the players and the spectators of a game see
+    the same position but for a turn in progress, and it is drawn once."""
 
     def __init__(self, size: int = 512) -> None:
         self._size = size
         self._entries: OrderedDict[tuple[int, int, int | None], dict[str, Any]] = OrderedDict()
+        self._boards: OrderedDict[tuple[int, int, int], tuple[str, str]] = OrderedDict()
+
+    def board(self, key: tuple[int, int, int], state: GameState[Any]) -> tuple[str, str]:
+        """The board of `state` (the game, its version and the ply shown) and its name."""
+        found = self._boards.get(key)
+        if found is None:
+            svg = board_svg(state)
+            found = self._boards[key] = (svg, board_id(svg))
+            while len(self._boards) > self._size:
+                self._boards.popitem(last=False)
+        else:
+            self._boards.move_to_end(key)
+        return found
 
     def get(self, key: tuple[int, int, int | None]) -> dict[str, Any] | None:
         """The cached part for this (game, version, seat), if any."""
@@ -81,7 +97,7 @@ async def game_snapshot(
     """Everything the game page shows, for a visitor in `seat` (None: a spectator)."""
     key = (record.id, record.version, seat)
     cached = cache.get(key) if cache is not None else None
-    snapshot = dict(cached) if cached is not None else await _drawn(services, record, seat)
+    snapshot = dict(cached) if cached is not None else await _drawn(services, record, seat, cache)
     if cache is not None and cached is None:
         cache.put(key, dict(snapshot))
     clock = None if record.time_control == "none" else await services.clocks.status(record)
@@ -94,12 +110,17 @@ async def game_snapshot(
     return snapshot
 
 
-async def _drawn(services: Services, record: GameRecord, seat: int | None) -> dict[str, Any]:
-    """The part of a snapshot that only changes with the game's version."""
+async def _drawn(
+    services: Services, record: GameRecord, seat: int | None, cache: SnapshotCache | None
+) -> dict[str, Any]:
+    """The part of a snapshot that only changes with the game's version. It does not
+    carry the version: that grows with each move of a turn kept hidden."""
     visible = await visible_position(services, record, seat)
     view = GameView(record, (await services.games.view_of(record)).state)
     game = get_game(record.game)
     state = visible.state
+    key = (record.id, record.version, visible.ply)
+    board, name = cache.board(key, state) if cache is not None else _named(board_svg(state))
     active = record.is_active
     my_turn = active and seat is not None and state.to_move == seat
     snapshot: dict[str, Any] = {
@@ -108,7 +129,6 @@ async def _drawn(services: Services, record: GameRecord, seat: int | None) -> di
         "title": game_title(game, record.options),
         "status": str(record.status),
         "active": active,
-        "version": record.version,
         "ply": visible.ply,
         "names": list(record.names),
         "colours": list(game.colours),
@@ -117,7 +137,8 @@ async def _drawn(services: Services, record: GameRecord, seat: int | None) -> di
         "my_turn": my_turn,
         "result": _plain(result_text(view)) if not active else "",
         "moves": [{"ply": p, "seat": s, "move": m} for p, s, m in visible.moves],
-        "board": board_svg(state),
+        "board": board,
+        "board_id": name,
         "draw_offer": _offer(record.draw_offer),
         "undo_request": _offer(record.undo_request),
         "tournament_id": record.tournament_id,
@@ -127,6 +148,10 @@ async def _drawn(services: Services, record: GameRecord, seat: int | None) -> di
         snapshot["legal"] = all_clicks(record.game, state.legal_notations())
         snapshot["turn_info"] = view.turn_info() or ""
     return snapshot
+
+
+def _named(svg: str) -> tuple[str, str]:
+    return svg, board_id(svg)
 
 
 def _offer(offer: Any) -> int | None:

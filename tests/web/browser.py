@@ -1,14 +1,21 @@
-"""The system's Chromium driven by Playwright (never a browser Playwright downloads)."""
+"""The system's Chromium driven by Playwright (never a browser Playwright downloads).
+
+Starting Playwright and Chromium costs seconds, so a test module shares one browser
+(`shared_browser`, with its tests in the module's event loop) and each test opens its
+own contexts (own cookies) in it (`Pages`), closed after the test.
+"""
 
 from __future__ import annotations
 
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 import pytest
-from playwright.async_api import Browser, Page, async_playwright
+from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 
 from bot.services.games.players import Player
 from tests.web.conftest import Site
@@ -36,11 +43,56 @@ async def chromium() -> AsyncIterator[Browser]:
             await browser.close()
 
 
+@dataclass
+class Pages:
+    """Opens pages in a browser, each in a context of its own; `close` closes them all."""
+
+    browser: Browser
+    contexts: list[BrowserContext] = field(default_factory=list)
+
+    async def open(
+        self,
+        site: Site,
+        player: Player | None,
+        game_id: int,
+        *,
+        width: int = 800,
+        colours: Literal["light", "dark"] = "light",
+    ) -> Page:
+        """A page on the game, signed in by `player`'s link (None: a stranger)."""
+        return await open_as(
+            self.browser, site, player, game_id, width=width, colours=colours, opened=self
+        )
+
+    async def blank(self, *, width: int = 800) -> Page:
+        """A page in a new context, at no address yet."""
+        context = await self.browser.new_context(viewport={"width": width, "height": 900})
+        self.contexts.append(context)
+        return await context.new_page()
+
+    async def close(self) -> None:
+        """Close every context opened."""
+        for context in self.contexts:
+            await context.close()
+        self.contexts.clear()
+
+
 async def open_as(
-    browser: Browser, site: Site, player: Player | None, game_id: int, *, width: int = 800
+    browser: Browser,
+    site: Site,
+    player: Player | None,
+    game_id: int,
+    *,
+    width: int = 800,
+    colours: Literal["light", "dark"] = "light",
+    opened: Pages | None = None,
 ) -> Page:
     """A page of its own (own cookies) on the game, signed in by `player`'s link."""
-    context = await browser.new_context(viewport={"width": width, "height": 900})
+    context = await browser.new_context(
+        viewport={"width": width, "height": 900}, color_scheme=colours
+    )
+    if opened is not None:
+        opened.contexts.append(context)
     page = await context.new_page()
     if player is None:
         await page.goto(f"{site.url}g/{game_id}")

@@ -3,8 +3,11 @@ free port, and visitors signed in (or not) by the same links the bot gives playe
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urlsplit
 
 import aiohttp
@@ -19,7 +22,7 @@ from bot.web.server import WebServer
 from tests.databases import Backend
 from tests.services.conftest import ALICE, BOB, CAROL, GUILD, Env, RecordingNotifier, build
 
-__all__ = ["ALICE", "BOB", "CAROL", "GUILD", "Site", "Visitor"]
+__all__ = ["ALICE", "BOB", "CAROL", "GUILD", "Event", "Site", "Visitor", "next_event"]
 
 
 @dataclass
@@ -48,6 +51,40 @@ class Visitor:
         )
         await response.read()
         return response
+
+
+@dataclass(frozen=True)
+class Event:
+    """One Server-Sent Event as a page receives it."""
+
+    kind: str
+    """The event's name: `message` unless it says otherwise."""
+    data: dict[str, Any]
+    id: str | None
+    size: int
+    """Its bytes on the wire."""
+
+
+async def next_event(response: aiohttp.ClientResponse) -> Event:
+    """The next event of a live stream (keep-alives and the retry line skipped);
+    `ConnectionError` if the stream ends first."""
+    kind, data, event_id, size = "message", None, None, 0
+    while True:
+        line = await response.content.readline()
+        if not line:
+            raise ConnectionError("the stream ended")
+        size += len(line)
+        text = line.decode().rstrip("\n")
+        if text.startswith("event: "):
+            kind = text[7:]
+        elif text.startswith("id: "):
+            event_id = text[4:]
+        elif text.startswith("data: "):
+            data = json.loads(text[6:])
+        elif not text and data is not None:
+            return Event(kind, data, event_id, size)
+        elif not text:
+            kind, event_id, size = "message", None, 0
 
 
 @dataclass
@@ -89,14 +126,20 @@ class Site:
         return visitor
 
 
-@pytest.fixture
-async def site(backend: Backend) -> AsyncIterator[Site]:
-    """The web server on a free port over services on each backend."""
+CHECK_SECONDS = 0.1
+"""How often the tests' servers check open live pages against `/config web`."""
+
+
+@asynccontextmanager
+async def serving(backend: Backend) -> AsyncIterator[Site]:
+    """The web server on a free port over services on `backend`."""
     repo = await backend.open()
     clock = ManualClock()
     notifier = RecordingNotifier()
     env = Env(backend, repo, clock, notifier, build(repo, clock, notifier))
-    server = WebServer(env.services, Settings(), port=0, setting_seconds=0)
+    server = WebServer(
+        env.services, Settings(), port=0, setting_seconds=0, check_seconds=CHECK_SECONDS
+    )
     url = await server.start()
     found = Site(env, server, url)
     try:
@@ -104,4 +147,11 @@ async def site(backend: Backend) -> AsyncIterator[Site]:
     finally:
         for visitor in found.visitors:
             await visitor.http.close()
-        await server.stop()
+        await found.server.stop()
+
+
+@pytest.fixture
+async def site(backend: Backend) -> AsyncIterator[Site]:
+    """The web server on a free port over services on each backend."""
+    async with serving(backend) as found:
+        yield found

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 
 from itsdangerous import TimestampSigner, URLSafeTimedSerializer
@@ -172,7 +173,8 @@ async def test_a_diffusion_turn_in_progress_is_hidden_from_the_opponent(site: Si
 
 
 async def test_a_whole_diffusion_turn_with_an_echo(site: Site) -> None:
-    """The preview lists the echo after a plain move; the turn is sent whole."""
+    """The preview lists the echo after a plain move; the turn is sent whole, and stored
+    whole or not at all."""
     view = await site.start_game("diffusion")
     alice = await site.signed_in(ALICE, view.id)
     first = await alice.post(f"/g/{view.id}/preview", {"moves": ["f5-e5"]})
@@ -182,6 +184,11 @@ async def test_a_whole_diffusion_turn_with_an_echo(site: Site) -> None:
     turn = ["f5-e5", "echo", "o5-p5", "echo"]
     done = json.loads(await (await alice.post(f"/g/{view.id}/preview", {"moves": turn})).text())
     assert done["complete"] is True, done
+    for broken in ([*turn[:3], "a1-a2"], turn[:2]):  # refused partway, or not a whole turn
+        refused = await alice.post(f"/g/{view.id}/play", {"moves": broken, "ply": 0})
+        assert refused.status == 409, await refused.text()
+        assert (await site.services.games.record(view.id)).ply == 0  # none of it stored
+    assert "not a whole turn" in json.loads(await refused.text())["error"]
     played = await alice.post(f"/g/{view.id}/play", {"moves": turn, "ply": 0})
     assert played.status == 200, await played.text()
     assert (await site.services.games.record(view.id)).ply == 4
@@ -217,3 +224,33 @@ def test_sign_in_links_never_reach_the_log() -> None:
     assert (
         redact(text) == 'POST {"content": "Your board: http://127.0.0.1:8765/signin?t=[redacted]"}'
     )
+
+
+NAMESPACE = "http://www.w3.org/2000/svg"
+"""The SVG namespace: an address in name only, never fetched."""
+
+
+async def test_no_page_loads_anything_from_elsewhere(site: Site) -> None:
+    """Every page, script and style sheet served names no other site: no absolute or
+    protocol-relative address but the SVG namespace, every src and href on this site."""
+    view = await site.start_game()
+    await site.services.games.resign(view.id, BOB.id)
+    alice = await site.signed_in(ALICE, view.id)
+    stranger = await site.visitor()
+    served = [
+        await (await alice.get(path)).text()
+        for path in ("/", f"/g/{view.id}", f"/u/{BOB.id}", "/static/game.js", "/static/style.css")
+    ]
+    served.append(await (await stranger.get(f"/g/{view.id}")).text())  # a refusal
+    served.append(await (await stranger.get("/signin?t=forged")).text())
+    assert all(text for text in served)
+    for text in served:
+        elsewhere = [
+            found
+            for found in re.findall(r"(?:https?:)?//[^\s\"'<>)\\]+", text)
+            if found != NAMESPACE
+        ]
+        assert elsewhere == [], elsewhere
+        for value in re.findall(r"""(?:src|href)\s*=\s*["']([^"']*)""", text):
+            assert value.startswith(("/", "#")) and not value.startswith("//"), value
+        assert "@import" not in text and "url(" not in text

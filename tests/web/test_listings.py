@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+from html import escape
+
 from bot.services.competition.tournaments import Member
+from bot.services.records.records import PAGE_SIZE
 from tests.web.conftest import ALICE, BOB, CAROL, GUILD, Site
 
 
@@ -28,6 +32,11 @@ async def test_a_tournament_page_shows_standings_and_links_its_games(site: Site)
     assert page.status == 200, text
     assert "Spring cup" in text and "Round 1" in text
     assert f'href="/g/{game_id}"' in text
+    tiebreaks = [t for t in view.record.format.tiebreaks if t.value != "Wins"]
+    assert tiebreaks  # a round robin breaks ties
+    note = re.search(r"<p>Tie-breaks: ([^<]*)\.</p>", text)
+    assert note, text
+    assert note[1].split(", ") == [f"{t.value} = {escape(t.label)}" for t in tiebreaks]
     stranger = await site.visitor()
     assert (await stranger.get(f"/t/{created.id}")).status == 403
     await site.services.settings.update(GUILD, can_manage=True, web="public")
@@ -45,3 +54,28 @@ async def test_a_player_page_lists_ratings_and_finished_games(site: Site) -> Non
     assert f'href="/g/{view.id}"' in text and "alice won" in text
     assert "Groups" in text
     assert (await (await site.visitor()).get(f"/u/{BOB.id}")).status == 403
+
+
+async def test_a_player_page_is_paged_and_shows_ratings(site: Site) -> None:
+    """Twelve finished rated games: ten on the first page, newest first, with a link to
+    the older ones; the rest on the second, with a link back; Bob's Groups rating."""
+    ids = []
+    for _ in range(PAGE_SIZE + 2):
+        view = await site.start_game()
+        await site.services.games.play(view.id, ALICE.id, "c4-b3")  # rated once moved
+        await site.services.games.resign(view.id, BOB.id)
+        ids.append(view.id)
+    alice = await site.signed_in(ALICE, ids[0])
+    first = await (await alice.get(f"/u/{BOB.id}")).text()
+    listed = [int(n) for n in re.findall(r'<a href="/g/(\d+)">', first)]
+    assert listed == ids[::-1][:PAGE_SIZE]
+    assert f"Finished games ({len(ids)})" in first and "Page 1 of 2" in first
+    assert f'<a href="/u/{BOB.id}?page=2">Older</a>' in first and "Newer" not in first
+    second = await (await alice.get(f"/u/{BOB.id}?page=2")).text()
+    assert [int(n) for n in re.findall(r'<a href="/g/(\d+)">', second)] == ids[1::-1]
+    assert "Page 2 of 2" in second and f'<a href="/u/{BOB.id}?page=1">Newer</a>' in second
+    ratings = re.search(r"<h2>Ratings</h2><ul>(.*?)</ul>", first)
+    assert ratings, first
+    assert re.fullmatch(r"<li>Groups: \d+.*? · 12 games: 0 won, 0 drawn, 12 lost</li>", ratings[1])
+    nonsense = await (await alice.get(f"/u/{BOB.id}?page=nonsense")).text()
+    assert "Page 1 of 2" in nonsense

@@ -8,8 +8,7 @@ from discord.ext import commands
 
 from bot.client import bot_of
 from bot.services.errors import NotAllowedError, ServiceError
-
-LIFETIME_NOTE = "It signs you in for 10 minutes; do not share it."
+from bot.web.links import lifetime_note
 
 
 async def link_text(interaction: discord.Interaction, game: int | None) -> str:
@@ -30,7 +29,7 @@ async def link_text(interaction: discord.Interaction, game: int | None) -> str:
         raise ServiceError("This server does not show its games on the web (/config web).")
     name = getattr(interaction.user, "display_name", None) or interaction.user.name
     link = bot.web.links.sign_in(record, interaction.user.id, name)
-    return f"Your board for game #{record.id}: {link}\n{LIFETIME_NOTE}"
+    return f"Your board for game #{record.id}: {link}\n{lifetime_note()}"
 
 
 class Link(commands.Cog):

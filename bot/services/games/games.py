@@ -204,6 +204,23 @@ def _offered_to(record: GameRecord, user_id: int, what: Literal["draw", "undo"])
     return offer is not None and offer.open and offer.seat != record.seat_of(user_id)
 
 
+def whole_turn(state: GameState[Any], texts: Sequence[str]) -> list[Any]:
+    """The moves `texts` as parsed, one after the other, from `state`: `GameError` for a
+    move the rules refuse, `InvalidStateError` unless together they end the turn of the
+    player to move exactly."""
+    seat = state.to_move
+    moves: list[Any] = []
+    for text in texts:
+        if moves and (state.to_move != seat or state.outcome() is not None):
+            raise InvalidStateError("That is more moves than one turn.")
+        move = state.parse_move(text)
+        moves.append(move)
+        state = state.play(move)
+    if not moves or (state.to_move == seat and state.outcome() is None):
+        raise InvalidStateError("That is not a whole turn: your turn is not over after it.")
+    return moves
+
+
 def visible(record: GameRecord, user_id: int, guild_id: int | None) -> bool:
     """Whether a game may be shown or addressed from server `guild_id` (None: a direct
     message): in its own server by anyone there, in direct messages by its players only."""
@@ -443,6 +460,33 @@ class GameService:
             result = await self._retrying(game_id, attempt)
         return await self._after_move(result)
 
+    async def play_turn(
+        self, game_id: int, user_id: int, moves: Sequence[str], *, at_ply: int | None = None
+    ) -> MoveResult:
+        """Play `moves` for `user_id` as the rest of their turn, stored together: all of
+        them or none (a move the rules refuse, or a failure storing any of them, stores
+        nothing). They must end the turn exactly (`InvalidStateError` otherwise). With
+        `at_ply`, only if the game still stands at that ply (`ConflictError` otherwise).
+        Returns the turn's last move, as `play` does."""
+
+        async def attempt() -> MoveResult:
+            record = await self.record(game_id)
+            seat = self._seat(record, user_id)
+            self._require_active(record)
+            if at_ply is not None and record.ply != at_ply:
+                raise ConflictError("The game has moved on since you looked at it; look again.")
+            loaded = await self._loaded(record)
+            if loaded.state.to_move != seat:
+                waiting = record.names[loaded.state.to_move]
+                raise NotYourTurnError(f"It is {waiting}'s turn, not yours.")
+            return await self._commit(
+                record, loaded, seat, user_id, *whole_turn(loaded.state, moves)
+            )
+
+        async with self._locks(game_id):
+            result = await self._retrying(game_id, attempt)
+        return await self._after_move(result)
+
     async def play_computer_move(
         self, game_id: int, text: str, *, expected_ply: int | None = None
     ) -> MoveResult:
@@ -469,13 +513,16 @@ class GameService:
         return await self._after_move(result)
 
     async def _commit(
-        self, record: GameRecord, loaded: _Loaded, seat: int, user_id: int | None, move: Any
+        self, record: GameRecord, loaded: _Loaded, seat: int, user_id: int | None, *moves: Any
     ) -> MoveResult:
+        """Store `moves` (one, or the rest of a turn) in one transaction: all or none."""
         for guard in self.move_guards:
             await guard(record, seat)
         try:
             async with self._writing(record.id):
-                result, _ = await self._store_move(record, loaded, seat, user_id, move)
+                for move in moves:
+                    result, loaded = await self._store_move(record, loaded, seat, user_id, move)
+                    record = result.view.record
         except BaseException as error:
             self._cache.pop(record.id, None)  # what the rolled-back transaction cached
             if not isinstance(error, Exception):

@@ -9,8 +9,11 @@ const csrf = article.dataset.csrf;
 const boardBox = document.getElementById("board");
 const el = (id) => document.getElementById(id);
 
-let snap = JSON.parse(el("snapshot").textContent);
-snap.board = snap.board || boardBox.innerHTML;  // the page carries the board once, drawn
+let snap = JSON.parse(el("snapshot").textContent);  // what the page shows
+const boardText = el("board-text");  // the board as the server drew it (JSON if it had to be)
+snap.board = boardText.type === "text/plain" ? boardText.textContent : JSON.parse(boardText.textContent);
+let live = snap;          // the game as the live stream last told it (its patches apply to it)
+let liveAt = Date.now();  // when the stream last read the clocks
 let clicks = [];          // the cells and words chosen so far for the move being made
 let pending = [];         // the moves of a multi-move turn built so far (not sent yet)
 let preview = null;       // the position after `pending`: {board, legal, complete}
@@ -18,6 +21,7 @@ let replayPly = null;     // the position shown by the replay slider (null: the 
 let cursor = null;        // the cell the keyboard is on
 let confirming = false;   // the resign button waits for its confirmation
 let receivedAt = Date.now();
+let stopped = null;       // why the page stopped following the game, if it did
 
 // --- talking to the server ---
 
@@ -46,12 +50,12 @@ async function act(path, body) {
   }
 }
 
-function accept(fresh) {
+function accept(fresh, at = Date.now()) {
   // A move (or the end) cancels a resignation being confirmed; an offer's answer does not.
   const moved = fresh.ply !== snap.ply || fresh.active !== snap.active;
   if (fresh.ply !== snap.ply || !fresh.my_turn) { pending = []; preview = null; clicks = []; }
   snap = fresh;
-  receivedAt = Date.now();
+  receivedAt = at;  // when the clocks read as they do in `fresh`
   if (moved) confirming = false;
   render();
 }
@@ -76,7 +80,9 @@ function nextSteps() {
   return { cells, words, complete };
 }
 
-function canPlay() { return snap.my_turn && replayPly === null && !(preview && preview.complete); }
+function canPlay() {
+  return snap.my_turn && !stopped && replayPly === null && !(preview && preview.complete);
+}
 
 function step(value) {
   if (!canPlay()) return;
@@ -166,6 +172,7 @@ function renderClocks() {
 }
 
 function statusText() {
+  if (stopped) return stopped;
   if (!snap.active) return snap.result || "The game is over.";
   const name = snap.names[snap.to_move], colour = snap.colours[snap.to_move];
   let text = snap.my_turn ? `Your turn (${colour}).` : `${name} to move (${colour}).`;
@@ -218,7 +225,7 @@ function renderTurn() {
 function renderActions() {
   const box = el("actions");
   box.replaceChildren();
-  if (snap.seat === null || snap.seat === undefined || !snap.active) return;
+  if (snap.seat === null || snap.seat === undefined || !snap.active || stopped) return;
   const other = 1 - snap.seat;
   if (confirming) {
     box.appendChild(button("Yes, resign", () => { confirming = false; act("resign", {}); }, "danger"));
@@ -361,11 +368,58 @@ boardBox.addEventListener("focus", () => render());
 
 // --- live ---
 
+// The first message of a stream is the whole game (without the board when the page has
+// it already); the next ones are patches: the fields that changed, the moves added and
+// the board as edits of its text, cut before each "<" as the server cut it.
+
+function whole(data) {
+  const fresh = { ...data };
+  delete fresh.full;
+  if (fresh.board === undefined) {
+    if (live.board_id !== fresh.board_id) throw new Error("not the board this page has");
+    fresh.board = live.board;
+  }
+  return fresh;
+}
+
+function patched(base, data) {
+  const fresh = { ...base };
+  const special = new Set(["drop", "moves_at", "moves_add", "board_from", "board_edits"]);
+  for (const [key, value] of Object.entries(data)) if (!special.has(key)) fresh[key] = value;
+  for (const key of data.drop || []) delete fresh[key];
+  if (data.moves_at !== undefined) fresh.moves = [...base.moves.slice(0, data.moves_at), ...data.moves_add];
+  if (data.board_edits) {
+    if (base.board_id !== data.board_from) throw new Error("not the board this page has");
+    const pieces = base.board.split("<");
+    for (const [start, end, added] of [...data.board_edits].reverse()) pieces.splice(start, end - start, ...added);
+    fresh.board = pieces.join("<");
+  }
+  return fresh;
+}
+
 function listen() {
-  const source = new EventSource(`/g/${gameId}/events`);
-  source.onmessage = (event) => { try { accept(JSON.parse(event.data)); } catch { /* a torn message */ } };
-  // EventSource reconnects by itself (the server asks for 1 s); the first message after
-  // a reconnection is the whole game as it is now, so nothing missed stays missed.
+  const source = new EventSource(`/g/${gameId}/events?board=${encodeURIComponent(live.board_id)}`);
+  source.onmessage = (event) => {
+    let data;
+    try { data = JSON.parse(event.data); } catch { return; /* a torn message */ }
+    try {
+      live = data.full ? whole(data) : patched(live, data);
+    } catch {
+      source.close();  // out of step: start again from the whole game
+      listen();
+      return;
+    }
+    if (data.full || "clocks" in data) liveAt = Date.now();
+    accept(live, liveAt);
+  };
+  source.addEventListener("ended", (event) => {
+    source.close();  // the page may no longer show the game (the server's setting changed)
+    try { stopped = JSON.parse(event.data).text; } catch { stopped = "This page no longer follows the game."; }
+    render();
+  });
+  // EventSource reconnects by itself (the server asks for 1 s), naming the board it has
+  // (the last event's id); the first message after a reconnection is the whole game as
+  // it is now, so nothing missed stays missed.
 }
 
 setInterval(renderClocks, 1000);
