@@ -598,7 +598,8 @@ class Repository(Protocol):
         ...
 
     async def update_tournament(self, tournament: TournamentRecord) -> None:
-        """Store the tournament's changeable fields (status, rounds, times)."""
+        """Store the tournament's changeable fields (status, rounds, times, the close of
+        its entries)."""
 
     async def list_tournaments(
         self, guild_id: int, statuses: Sequence[TournamentStatus]

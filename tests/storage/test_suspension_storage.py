@@ -86,8 +86,8 @@ async def test_held_announcements_wait_for_the_end_of_the_suspension(
     claimed = await repo.claim_announcements(later, "me/1", later + timedelta(minutes=1))
     assert [a.id for a in claimed] == [more[1].id]
     await repo.end_suspension(alone.id, SuspensionOutcome.RESUMED, later, 1)
-    claimed = await repo.claim_announcement(rows[0].id, later, "me/1", later)
-    assert claimed is not None and claimed.id == rows[0].id
+    taken = await repo.claim_announcement(rows[0].id, later, "me/1", later)
+    assert taken is not None and taken.id == rows[0].id
 
 
 async def test_a_servers_pending_announcements_are_parked_at_once(repo: SqlRepository) -> None:
