@@ -224,6 +224,25 @@ class TabulaBot(commands.Bot):
         except Exception:
             log.exception("could not suspend the games of server %s", guild.id)
 
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A thread was deleted: a game played there moves to a new one at once."""
+        await self._place_deleted(payload.guild_id, payload.thread_id)
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A channel was deleted (its threads with it): its games move at once."""
+        await self._place_deleted(channel.guild.id, channel.id)
+
+    async def _place_deleted(self, guild_id: int, place_id: int) -> None:
+        if self._services is None:
+            return
+        try:
+            moved = await self.services.games.place_deleted(guild_id, place_id)
+        except Exception:
+            log.exception("could not move the games of the deleted channel %s", place_id)
+            return
+        if moved:
+            log.info("channel %s was deleted: %d game(s) move", place_id, len(moved))
+
     async def on_guild_join(self, guild: discord.Guild) -> None:
         """Invited to a server (perhaps back): what a removal suspended there goes on."""
         await self._back_in(guild.id)

@@ -235,6 +235,10 @@ class ConsoleNotifier:
         await self.output.show_board(notice.view, resumed_text(notice, self.output.style))
         return self._done(ticket)
 
+    async def place_deleted(self, view: GameView, deleted: int, *, ticket: Ticket) -> MessageId:
+        """Nothing: the console's channel is never deleted."""
+        return None
+
     async def games_suspended(self, notice: SuspensionNotice, *, ticket: Ticket) -> MessageId:
         """Suspended (or aborted) games, by direct message."""
         name = self.output.users.name(notice.user_id, "player")

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.discord_ui.answers import Payload
-from bot.discord_ui.buttons import challenge_buttons
+from bot.discord_ui.buttons import board_buttons, challenge_buttons
 from bot.discord_ui.context import DiscordContext
 from bot.discord_ui.payloads import Payloads, record_thread_name, thread_name
 from bot.discord_ui.posting import Poster
@@ -63,7 +63,7 @@ from bot.texts.clocks import (
     vacation_post,
 )
 from bot.texts.conditionals import cleared_text
-from bot.texts.games import challenge_text
+from bot.texts.games import board_caption, challenge_text
 from bot.texts.leagues import forfeited_game_text, news_message
 from bot.texts.servers import (
     CHANNEL_DELETED,
@@ -400,6 +400,16 @@ class DiscordNotifier:
             line = {"content": text}
             await self._in_game(game.record, line, ticket, part=part)
         return sent
+
+    async def place_deleted(self, view: GameView, deleted: int, *, ticket: Ticket) -> MessageId:
+        """The game's thread or channel was deleted: its board, which moves it at once
+        (`_in_game` finds its place gone); nothing when it has moved since."""
+        record = view.record
+        if deleted not in (record.location, record.channel_id):
+            return None
+        caption = board_caption(view, STYLE)
+        payload = await self.payloads.board(view, caption, buttons=board_buttons(view))
+        return await self._in_game(record, payload, ticket)
 
     # --- suspensions ---
 

@@ -128,9 +128,9 @@ async def test_a_removal_found_by_a_refused_post_holds_it_until_the_return(
 async def test_a_deleted_channel_moves_the_game_to_the_servers_game_channel(
     fake_club: FakeClub, tmp_path: Path
 ) -> None:
-    """CHANNEL_DELETE takes the game's channel and its thread: the next move (typed in
-    the game channel) opens a thread there with the board and a line saying why, and
-    the mover is pointed to it, never to the deleted place."""
+    """CHANNEL_DELETE takes the game's channel and its thread: the bot opens a thread in
+    the server's game channel at once, with the board and a line saying why; a move typed
+    there is pointed to it, never to the deleted place."""
     fake, alice, bob, carol = fake_club.fake, fake_club.alice, fake_club.bob, fake_club.carol
     games = fake_club.guild.add_channel("games-2")
     async with running(fake, tmp_path / "t.sqlite3"):
@@ -141,15 +141,16 @@ async def test_a_deleted_channel_moves_the_game_to_the_servers_game_channel(
         assert f"Games may be started in: <#{games.id}>." in settings
         fake.world.delete_channel(fake_club.channel)
         assert thread.deleted
+        new = await fake.wait_for_thread(games)
+        board = await fake.wait_for_message(new, lambda m: bool(m.attachments))
+        assert board.content.startswith("The game's channel was deleted, so the game goes on")
+        assert f"{alice.mention} to move" in board.content
         moved = await fake.slash(alice, games, "move", {"notation": "d3-e2", "game": 1})
         answer = await moved.response(timeout=15)
         assert answer.message is not None
-        new = next(t for t in games.threads if not t.deleted)
-        posted = await fake.wait_for_message(new, lambda m: "Alice played" in m.content)
-        assert posted.content.startswith("The game's channel was deleted, so the game goes on")
-        assert posted.attachments
         assert f"<#{new.id}>" in answer.message.content
         assert str(thread.id) not in answer.message.content
+        await fake.wait_for_message(new, lambda m: "Alice played" in m.content)
         reply = await fake.slash(bob, new, "move", {"notation": "e3-e1"})
         assert (await reply.response()).message is not None
 
@@ -157,21 +158,15 @@ async def test_a_deleted_channel_moves_the_game_to_the_servers_game_channel(
 async def test_a_game_with_no_channel_left_is_suspended_and_goes_on_where_one_is_named(
     fake_club: FakeClub, tmp_path: Path
 ) -> None:
-    """The game's channel deleted and the server names no game channel: the move is
-    stored, the mover is told plainly that the game is suspended (not pointed to the
-    deleted place), both players get a direct message saying why and what a moderator
-    can do, and further moves are refused. Once a game channel is named, the game goes
-    on there, with its board."""
+    """The game's channel deleted and the server names no game channel: the game is
+    suspended at once, both players get a direct message saying why and what a moderator
+    can do (not to "give back access"), and moves are refused saying so. Once a game
+    channel is named, the game goes on there, with its board."""
     fake, alice, bob, carol = fake_club.fake, fake_club.alice, fake_club.bob, fake_club.carol
     lobby = fake_club.guild.add_channel("lobby")
     async with running(fake, tmp_path / "t.sqlite3") as bot:
-        _, thread = await challenge_and_accept(fake_club, {"game": "groups", "colour": "white"})
+        await challenge_and_accept(fake_club, {"game": "groups", "colour": "white"})
         fake.world.delete_channel(fake_club.channel)
-        moved = await fake.slash(alice, lobby, "move", {"notation": "d3-e2", "game": 1})
-        answer = (await moved.response(timeout=15)).message
-        assert answer is not None and answer.ephemeral
-        assert answer.content.startswith("Done: it is stored. Game #1 is suspended: its channel")
-        assert str(thread.id) not in answer.content and "give me back access" not in answer.content
         for user in (alice, bob):
             told = await fake.wait_for_message(
                 fake.dm_channel(user), lambda m: "can no longer be posted" in m.content
@@ -180,7 +175,7 @@ async def test_a_game_with_no_channel_left_is_suspended_and_goes_on_where_one_is
             assert "/config add_channel" in told.content and "access" not in told.content
         assert await bot.services.repository.suspension_of(fake_club.guild.id, 1) is not None
         refused = await private_reply(
-            fake, fake.slash(bob, lobby, "move", {"notation": "e3-e1", "game": 1})
+            fake, fake.slash(alice, lobby, "move", {"notation": "d3-e2", "game": 1})
         )
         assert refused.startswith("Game #1 is suspended: its channel was deleted")
 
@@ -189,12 +184,41 @@ async def test_a_game_with_no_channel_left_is_suspended_and_goes_on_where_one_is
         )
         assert "Games suspended for want of a channel go on there: #1." in named
         new = await fake.wait_for_thread(lobby)
-        board = await fake.wait_for_message(new, lambda m: "Alice played" in m.content)
-        assert board.content.startswith("The game's channel was deleted")
+        board = await fake.wait_for_message(new, lambda m: bool(m.attachments))
+        assert board.content.startswith("The game's channel was deleted, so the game goes on")
         back = await fake.wait_for_message(new, lambda m: "goes on after" in m.content)
-        assert back.attachments and f"{bob.mention} to move" in back.content
-        reply = await fake.slash(bob, new, "move", {"notation": "e3-e1"})
-        assert (await reply.response()).message is not None
+        assert back.attachments and f"{alice.mention} to move" in back.content
+        assert back.id > board.id
+        moved = await fake.slash(alice, new, "move", {"notation": "d3-e2"})
+        assert (await moved.response()).message is not None
+
+
+async def test_a_channel_deleted_while_the_bot_was_away_suspends_the_game_at_its_next_move(
+    fake_club: FakeClub, tmp_path: Path
+) -> None:
+    """The channel was deleted while the bot was stopped: the next move (typed elsewhere)
+    is stored, and the mover is told plainly that the game is suspended (not pointed to
+    the deleted place, nor told to ask for access); the players get the direct message."""
+    fake, alice, bob = fake_club.fake, fake_club.alice, fake_club.bob
+    lobby = fake_club.guild.add_channel("lobby")
+    database = tmp_path / "t.sqlite3"
+    async with running(fake, database):
+        _, thread = await challenge_and_accept(fake_club, {"game": "groups", "colour": "white"})
+    fake.world.delete_channel(fake_club.channel)
+    async with running(fake, database) as bot:
+        moved = await fake.slash(alice, lobby, "move", {"notation": "d3-e2", "game": 1})
+        answer = (await moved.response(timeout=15)).message
+        assert answer is not None and answer.ephemeral
+        assert answer.content.startswith("Done: it is stored. Game #1 is suspended: its channel")
+        assert str(thread.id) not in answer.content and "give me back access" not in answer.content
+        assert (await bot.services.games.record(1)).ply == 1
+        await fake.wait_for_message(
+            fake.dm_channel(bob), lambda m: "can no longer be posted" in m.content
+        )
+        waiting = await bot.services.repository.list_announcements(
+            status=AnnouncementStatus.PENDING, game_id=1
+        )
+        assert [row.kind for row in waiting] == ["move"]
 
 
 async def test_a_reminder_after_the_thread_was_deleted_opens_a_new_thread(

@@ -98,6 +98,8 @@ class RecordingNotifier:
     """Suspended games that went on."""
     suspension_dms: list[SuspensionNotice] = field(default_factory=list)
     """Direct messages about suspended (or aborted) games."""
+    places_deleted: list[tuple[int, int]] = field(default_factory=list)
+    """(game, deleted thread or channel) for every game moved at once."""
     gone: set[int] = field(default_factory=set)
     """Servers the front end is no longer in (`server_gone`)."""
     refuse: dict[int, Exception] = field(default_factory=dict)
@@ -216,6 +218,10 @@ class RecordingNotifier:
     async def game_resumed(self, notice: ResumedNotice, *, ticket: Ticket) -> int:
         self._refused(notice.view.id)
         self.resumed.append(notice)
+        return self._id(ticket)
+
+    async def place_deleted(self, view: GameView, deleted: int, *, ticket: Ticket) -> int:
+        self.places_deleted.append((view.id, deleted))
         return self._id(ticket)
 
     async def games_suspended(self, notice: SuspensionNotice, *, ticket: Ticket) -> int:

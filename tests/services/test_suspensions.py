@@ -274,3 +274,24 @@ async def test_the_computer_waits_while_its_server_is_suspended(gated: World) ->
     await services.computer.idle()
     assert (await services.games.record(game)).ply >= 1
     assert [n.view.id for n in notifier.resumed] == [game]
+
+
+async def test_a_deleted_place_announces_each_game_played_there(env: Env) -> None:
+    """A deleted channel announces the games played in it and in its threads; a deleted
+    thread, its own game; other games are left alone."""
+    in_thread = await env.start()
+    moved = await env.services.games.set_thread(in_thread.id, 700)
+    in_channel = await env.start()
+    elsewhere = await env.start()
+    await env.services.games.move_to(elsewhere.id, 800, None)
+    assert moved.location == 700
+    found = await env.services.games.place_deleted(GUILD, 700)
+    assert [record.id for record in found] == [in_thread.id]
+    found = await env.services.games.place_deleted(GUILD, in_channel.record.channel_id)
+    assert [record.id for record in found] == [in_thread.id, in_channel.id]
+    assert env.notifier.places_deleted == [
+        (in_thread.id, 700),
+        (in_thread.id, in_channel.record.channel_id),
+        (in_channel.id, in_channel.record.channel_id),
+    ]
+    assert await env.services.games.place_deleted(GUILD + 1, 700) == []

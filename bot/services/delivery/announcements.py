@@ -85,6 +85,9 @@ class Kind(enum.StrEnum):
     """A season could not start with too few players: it starts later."""
     LEAGUE_CANCELLED = "league_cancelled"
     """A league was cancelled: games in progress aborted."""
+    PLACE_DELETED = "place_deleted"
+    """A game's thread or channel was deleted: its board in a new place, at once (the
+    game would move at its next post anyway)."""
     RESUMED = "resumed"
     """A suspended game goes on (Tabula is back in its server, or it has a channel again):
     the board where it is played, with the time each player had."""
@@ -456,6 +459,11 @@ def undelivered_row(
     """A direct message: an announcement about the user's game could not be posted."""
     data = {"location": location, "game": game_id, "reason": reason, "kind": kind}
     return _user_row(Kind.UNDELIVERED, user_id, data)
+
+
+def place_deleted_row(record: GameRecord, deleted: int) -> NewAnnouncement:
+    """The game's thread or channel (`deleted`) was deleted: move the game now."""
+    return _game_row(Kind.PLACE_DELETED, record, {"deleted": deleted})
 
 
 def resumed_row(record: GameRecord, suspension: Suspension, lasted: timedelta) -> NewAnnouncement:

@@ -402,6 +402,9 @@ class Dispatcher:
                 data["user"], data["location"], data["game"], data["reason"], data.get("kind", "")
             )
             return await notifier.undelivered(notice, ticket=ticket)
+        if kind is Kind.PLACE_DELETED:
+            view = await self._current(row.game_id)
+            return await notifier.place_deleted(view, data["deleted"], ticket=ticket)
         if kind is Kind.RESUMED:
             resumed = a.ResumedNotice(
                 await self._current(row.game_id),

@@ -169,6 +169,11 @@ class Notifier(Protocol):
         """A suspended game goes on: post its board where it is played, saying so."""
         ...
 
+    async def place_deleted(self, view: GameView, deleted: int, *, ticket: Ticket) -> MessageId:
+        """The game's thread or channel `deleted` was deleted: post its board in its new
+        place now, saying why (nothing when it has moved already)."""
+        ...
+
     async def games_suspended(self, notice: SuspensionNotice, *, ticket: Ticket) -> MessageId:
         """Tell a player by direct message that games of theirs are suspended (or were
         aborted after their suspension lasted too long), and why."""
@@ -280,6 +285,10 @@ class NullNotifier:
         return None
 
     async def game_resumed(self, notice: ResumedNotice, *, ticket: Ticket) -> MessageId:
+        """Deliver nothing."""
+        return None
+
+    async def place_deleted(self, view: GameView, deleted: int, *, ticket: Ticket) -> MessageId:
         """Deliver nothing."""
         return None
 

@@ -22,6 +22,7 @@ from bot.services.delivery.announcements import (
     end_row,
     move_row,
     offer_row,
+    place_deleted_row,
     start_row,
     undo_row,
 )
@@ -994,6 +995,21 @@ class GameService:
 
         async with self._locks(game_id):
             return await self._retrying(game_id, attempt)
+
+    async def place_deleted(self, guild_id: int, place_id: int) -> list[GameRecord]:
+        """A thread or channel of the server was deleted: each game in progress played
+        there (or in a thread of that channel) is announced again, which moves it to a new
+        place at once. Returns those games."""
+        found = [
+            record
+            for record in await self._repository.active_games(guild_id=guild_id)
+            if place_id in (record.thread_id, record.channel_id)
+        ]
+        if found:
+            async with self._repository.atomic():
+                await self._outbox.add([place_deleted_row(record, place_id) for record in found])
+            await self._outbox.committed()
+        return found
 
     async def active_threads(self, shards: ShardFilter | None = None) -> list[int]:
         """The threads of every game in progress (games played in a channel have none), in
