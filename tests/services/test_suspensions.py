@@ -295,3 +295,16 @@ async def test_a_deleted_place_announces_each_game_played_there(env: Env) -> Non
         (in_channel.id, in_channel.record.channel_id),
     ]
     assert await env.services.games.place_deleted(GUILD + 1, 700) == []
+
+
+async def test_channels_gone_with_the_server_suspend_the_server_not_the_game(env: Env) -> None:
+    """A server deleted while the bot was away shows as its channels gone: when the bot
+    no longer has the server, it is the server that is suspended (the bot was removed),
+    not the game for want of a channel."""
+    view = await env.start()
+    env.notifier.gone.add(GUILD)
+    env.notifier.refuse[view.id] = NowhereToPost("cannot post game: its channel was deleted")
+    await play_any(env, view.id)
+    suspension = await env.repo.suspension_of(GUILD, view.id)
+    assert suspension is not None and suspension.game_id is None
+    assert suspension.reason is SuspensionReason.REMOVED

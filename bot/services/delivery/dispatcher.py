@@ -252,11 +252,14 @@ class Dispatcher:
         suspensions = self._suspensions
         if suspensions is None or row.guild_id is None:
             return False
-        if isinstance(refusal, NowhereToPost) and row.game_id is not None:
+        # A server deleted (or left) while the bot was away shows as missing access or
+        # as channels gone: if the bot no longer has the server, that is what happened.
+        lost = refusal.kind in (Refusal.NO_ACCESS, Refusal.GONE)
+        if lost and await self._notifier.server_gone(row.guild_id):
+            await suspensions.suspend_server(row.guild_id)
+        elif isinstance(refusal, NowhereToPost) and row.game_id is not None:
             if await suspensions.suspend_game(row.game_id) is None:
                 return False  # the game is over: nothing to suspend, the post is given up
-        elif refusal.kind is Refusal.NO_ACCESS and await self._notifier.server_gone(row.guild_id):
-            await suspensions.suspend_server(row.guild_id)
         else:
             return False
         log.info("announcement %s (%s) waits for its suspension to end", row.id, row.kind)
