@@ -308,3 +308,17 @@ async def test_channels_gone_with_the_server_suspend_the_server_not_the_game(env
     suspension = await env.repo.suspension_of(GUILD, view.id)
     assert suspension is not None and suspension.game_id is None
     assert suspension.reason is SuspensionReason.REMOVED
+
+
+async def test_the_threads_kept_open_leave_out_suspended_games(env: Env) -> None:
+    """The threads kept from archiving are those of games that are not suspended (the
+    bot cannot reach the others, or they have no thread any more)."""
+    games = env.services.games
+    one, two = await env.start(), await env.start()
+    await games.set_thread(one.id, 701)
+    await games.set_thread(two.id, 702)
+    assert sorted(await games.active_threads()) == [701, 702]
+    await env.services.suspensions.suspend_game(two.id)
+    assert await games.active_threads() == [701]
+    await env.services.suspensions.suspend_server(GUILD)
+    assert await games.active_threads() == []

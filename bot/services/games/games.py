@@ -1013,13 +1013,17 @@ class GameService:
 
     async def active_threads(self, shards: ShardFilter | None = None) -> list[int]:
         """The threads of every game in progress (games played in a channel have none), in
-        the servers of `shards` if given, but not of servers that removed Tabula."""
-        held = {s.guild_id for s in await self._repository.open_suspensions() if s.game_id is None}
+        the servers of `shards` if given, but not of suspended games (their server removed
+        Tabula, or their thread is gone)."""
+        suspended = await self._repository.open_suspensions()
+        servers = {s.guild_id for s in suspended if s.game_id is None}
+        games = {s.game_id for s in suspended}
         return [
             g.thread_id
             for g in await self._repository.active_games()
             if g.thread_id
-            and g.guild_id not in held  # Tabula is not in those servers any more
+            and g.guild_id not in servers  # Tabula is not in those servers any more
+            and g.id not in games  # nor has a place for those games
             and (shards is None or shards.covers(g.guild_id))
         ]
 
