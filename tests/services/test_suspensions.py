@@ -322,3 +322,18 @@ async def test_the_threads_kept_open_leave_out_suspended_games(env: Env) -> None
     assert await games.active_threads() == [701]
     await env.services.suspensions.suspend_server(GUILD)
     assert await games.active_threads() == []
+
+
+async def test_the_web_page_does_not_run_a_suspended_clock(env: Env) -> None:
+    """The game page counts the running clock down in the browser: a suspended game's
+    clock is shown standing, with the time it had."""
+    from bot.web.snapshot import game_snapshot
+
+    view = await env.start(time_control="1d")
+    env.clock.advance(3 * H)
+    record = await env.services.games.record(view.id)
+    assert (await game_snapshot(env.services, record, 0))["clocks"]["running"] == 0
+    await env.services.suspensions.suspend_server(GUILD)
+    env.clock.advance(5 * H)
+    clocks = (await game_snapshot(env.services, record, 0))["clocks"]
+    assert clocks["running"] is None and clocks["left"][0] == 21 * 3600
