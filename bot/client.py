@@ -148,6 +148,7 @@ class TabulaBot(commands.Bot):
                 ai_seconds=self.settings.ai_seconds,
                 computer_name=self.user.display_name if self.user is not None else COMPUTER_NAME,
                 vacation_allowance=timedelta(days=self.settings.vacation_days),
+                suspension_period=timedelta(days=self.settings.suspension_days),
             )
             self.context.attach(self._services)
         for extension in walk_extensions():
@@ -191,8 +192,13 @@ class TabulaBot(commands.Bot):
         await dispatcher.run_forever()
 
     async def _resume_computer(self) -> None:
-        """Once connected, the computer moves in the games where it was to move."""
+        """Once connected, servers the bot is in again go on, and the computer moves in the
+        games where it was to move."""
         await self.wait_until_ready()
+        try:
+            await self._resume_servers()
+        except Exception:
+            log.exception("could not look for suspended servers the bot is in again")
         waiting = await self.services.computer.resume()
         if waiting:
             log.info("the computer resumes thinking in %d games", waiting)
@@ -207,6 +213,66 @@ class TabulaBot(commands.Bot):
     async def on_message(self, message: discord.Message, /) -> None:
         """Tabula has no text commands: a message is never one (mentions get a pointer to
         /help from `bot.exts.meta.mentions`), so nothing is looked up or logged."""
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """Removed from a server (kicked, or the server deleted; an outage only makes it
+        unavailable): its games and competitions are suspended."""
+        if self._services is None:
+            return
+        try:
+            await self.services.suspensions.suspend_server(guild.id)
+        except Exception:
+            log.exception("could not suspend the games of server %s", guild.id)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A thread was deleted: a game played there moves to a new one at once."""
+        await self._place_deleted(payload.guild_id, payload.thread_id)
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A channel was deleted (its threads with it): its games move at once."""
+        await self._place_deleted(channel.guild.id, channel.id)
+
+    async def _place_deleted(self, guild_id: int, place_id: int) -> None:
+        if self._services is None:
+            return
+        try:
+            moved = await self.services.games.place_deleted(guild_id, place_id)
+        except Exception:
+            log.exception("could not move the games of the deleted channel %s", place_id)
+            return
+        if moved:
+            log.info("channel %s was deleted: %d game(s) move", place_id, len(moved))
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        """Invited to a server (perhaps back): what a removal suspended there goes on."""
+        await self._back_in(guild.id)
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        """A server is there again after an outage (or after a removal, if Discord says
+        so that way): what a removal suspended there goes on. At start-up every server
+        comes this way; `_resume_servers` looks at the suspended ones then."""
+        if self.is_ready():
+            await self._back_in(guild.id)
+
+    async def _back_in(self, guild_id: int) -> None:
+        if self._services is None:
+            return
+        try:
+            resumed = await self.services.suspensions.resume_server(guild_id)
+        except Exception:
+            log.exception("could not resume the games of server %s", guild_id)
+            return
+        if resumed:
+            log.info("back in server %s: %d game(s) go on", guild_id, len(resumed))
+
+    async def _resume_servers(self) -> None:
+        """At start-up: servers suspended while the bot was away that it is in again."""
+        shards = self.settings.shards
+        for suspension in await self.services.repository.open_suspensions():
+            guild = suspension.guild_id
+            mine = shards is None or shards.covers(guild)
+            if mine and suspension.game_id is None and self.get_guild(guild) is not None:
+                await self._back_in(guild)
 
     async def on_ready(self) -> None:
         """Log who the bot is and where (on every (re)connection)."""

@@ -29,6 +29,7 @@ DEFAULT_DATABASE = Path("data/tabula.sqlite3")
 DEFAULT_AI_SECONDS = 5.0
 MAX_AI_WORKERS = 16
 DEFAULT_VACATION_DAYS = 30
+DEFAULT_SUSPENSION_DAYS = 30
 TEST_PREFIX = "TABULA_TEST_"
 """Variables the test suite reads (e.g. TABULA_TEST_POSTGRES), not settings of the bot."""
 DEFAULT_CONFIG_FILE = Path("tabula.toml")
@@ -385,6 +386,15 @@ class Settings:
         toml="clocks.vacation_days",
         kind=Integer(0, 366),
         help="Vacation days each player may take per calendar year (their clocks stop).",
+    )
+    suspension_days: int = setting(
+        DEFAULT_SUSPENSION_DAYS,
+        env="TABULA_SUSPENSION_DAYS",
+        toml="servers.suspension_days",
+        kind=Integer(1, 3650),
+        help="Days the games of a server that removed Tabula (or of a game whose channel "
+        "was deleted, with no game channel to move it to) stay suspended, clocks stopped, "
+        "before they are aborted without a result (unrated).",
     )
     log_level: str = setting(
         "info",

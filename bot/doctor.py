@@ -1,4 +1,5 @@
-"""`tabula doctor`'s checks: configuration, token, database file, folder, schema, disk."""
+"""`tabula doctor`'s checks: configuration, token, database file, folder, schema, disk,
+announcements and suspended servers."""
 
 from __future__ import annotations
 
@@ -14,20 +15,23 @@ from pathlib import Path
 
 import asyncpg
 
-from bot.config import SETTINGS, ConfigReport
+from bot.config import DEFAULT_SUSPENSION_DAYS, SETTINGS, ConfigReport
 from bot.logs import TOKEN_SHAPE
 from bot.services.correspondence.durations import format_duration
 from bot.storage.maintenance import (
     OUTBOX_QUERIES,
+    SUSPENSIONS_QUERY,
     DatabaseInfo,
     MaintenanceError,
     NotADatabaseError,
     OutboxHealth,
+    SuspendedServer,
     companions,
     inspect_database,
     latest_schema,
     outbox_health,
     startup_check,
+    suspended_servers,
 )
 from bot.storage.opening import display_location
 from bot.storage.postgres import migrations as postgres_migrations
@@ -197,8 +201,12 @@ def check_user() -> Iterator[Check]:
         )
 
 
-def check_database(path: Path, *, quick: bool = False) -> Iterator[Check]:
-    """The file and its folder, integrity, schema version, journal mode, free space."""
+def check_database(
+    path: Path, *, quick: bool = False, suspension_days: int = DEFAULT_SUSPENSION_DAYS
+) -> Iterator[Check]:
+    """The file and its folder, integrity, schema version, journal mode, free space, and
+    what the database holds: announcements, suspended servers (aborted after
+    `suspension_days`)."""
     problem = database_location_problem(path)
     if problem is not None:
         yield Check(
@@ -229,10 +237,10 @@ def check_database(path: Path, *, quick: bool = False) -> Iterator[Check]:
     except MaintenanceError as error:
         read = yield from _check_without_writing(path, check, error)
         if read is not None:
-            yield from _check_contents(read, check, journal=False)
+            yield from _check_contents(read, check, suspension_days, journal=False)
         return
     yield Check("database", Status.OK, f"{path} ({human_size(info.size)})")
-    yield from _check_contents(info, check)
+    yield from _check_contents(info, check, suspension_days)
 
 
 def _check_without_writing(
@@ -257,9 +265,12 @@ def _check_without_writing(
     return info
 
 
-def _check_contents(info: DatabaseInfo, check: str, *, journal: bool = True) -> Iterator[Check]:
-    """Integrity, schema version and (unless read without writing, when SQLite does not
-    tell it) journal mode of a database that could be read."""
+def _check_contents(
+    info: DatabaseInfo, check: str, suspension_days: int, *, journal: bool = True
+) -> Iterator[Check]:
+    """Integrity, schema version, announcements, suspended servers and (unless read
+    without writing, when SQLite does not tell it) journal mode of a database that could
+    be read."""
     if info.intact:
         yield Check("integrity", Status.OK, f"PRAGMA {check}: ok")
     else:
@@ -273,6 +284,8 @@ def _check_contents(info: DatabaseInfo, check: str, *, journal: bool = True) -> 
     yield _check_schema(info.schema_version)
     if info.outbox is not None:
         yield check_outbox(info.outbox)
+    if info.suspended is not None:
+        yield check_suspensions(info.suspended, suspension_days)
     if not journal:
         return
     if info.journal_mode.lower() == "wal":
@@ -310,11 +323,51 @@ def check_outbox(health: OutboxHealth, now: datetime | None = None) -> Check:
     return Check("announcements", Status.OK, f"{health.pending} waiting, none parked")
 
 
-def check_postgres(url: str) -> Iterator[Check]:
-    """A PostgreSQL database: reachable, its schema version and its announcements."""
+SHOWN_SUSPENSIONS = 5
+"""Suspended servers named one by one; more are counted."""
+
+
+def check_suspensions(
+    suspended: tuple[SuspendedServer, ...], suspension_days: int, now: datetime | None = None
+) -> Check:
+    """Servers that removed Tabula (and games left without a channel): since when, how
+    many games wait there, and when they will be aborted."""
+    if not suspended:
+        return Check("suspended servers", Status.OK, "none")
+    now = now or datetime.now(UTC)
+    period = timedelta(days=suspension_days)
+    parts = []
+    for entry in suspended[:SHOWN_SUSPENSIONS]:
+        since = f"since {entry.since:%Y-%m-%d %H:%M} UTC ({format_duration(now - entry.since)})"
+        aborted = f"aborted after {entry.since + period:%Y-%m-%d}"
+        if entry.game_id is None:
+            games = "1 game" if entry.games == 1 else f"{entry.games} games"
+            parts.append(f"server {entry.guild_id} {since}, {games} in progress, {aborted}")
+        else:
+            parts.append(
+                f"game #{entry.game_id} of server {entry.guild_id} (its channel was deleted) "
+                f"{since}, {aborted}"
+            )
+    more = len(suspended) - SHOWN_SUSPENSIONS
+    if more > 0:
+        parts.append(f"and {more} more")
+    return Check(
+        "suspended servers",
+        Status.WARNING,
+        "; ".join(parts),
+        "Tabula was removed from these servers (or a game's channel was deleted with no game "
+        "channel to move it to): their games wait with their clocks stopped. They go on when "
+        "Tabula is invited back (or a moderator names a game channel with /config "
+        "add_channel), and are aborted unrated after TABULA_SUSPENSION_DAYS days",
+    )
+
+
+def check_postgres(url: str, suspension_days: int = DEFAULT_SUSPENSION_DAYS) -> Iterator[Check]:
+    """A PostgreSQL database: reachable, its schema version, its announcements and its
+    suspended servers."""
     where = display_location(url)
     try:
-        version, health = asyncio.run(_postgres_state(url))
+        version, health, suspended = asyncio.run(_postgres_state(url))
     except (OSError, asyncpg.PostgresError) as error:
         yield Check(
             "database",
@@ -328,23 +381,31 @@ def check_postgres(url: str) -> Iterator[Check]:
     yield _check_schema(version, len(postgres_migrations()))
     if health is not None:
         yield check_outbox(health)
+    if suspended is not None:
+        yield check_suspensions(suspended, suspension_days)
 
 
-async def _postgres_state(url: str) -> tuple[int, OutboxHealth | None]:
-    """The schema version, and the outbox's health once it exists."""
+async def _postgres_state(
+    url: str,
+) -> tuple[int, OutboxHealth | None, tuple[SuspendedServer, ...] | None]:
+    """The schema version, the outbox's health and the suspensions, once they exist."""
     connection = await asyncpg.connect(url, timeout=10)
     try:
         if not await connection.fetchval("SELECT to_regclass('tabula_schema') IS NOT NULL"):
-            return 0, None
+            return 0, None, None
         version = int(
             await connection.fetchval("SELECT COALESCE(MAX(version), 0) FROM tabula_schema")
         )
         if not await connection.fetchval("SELECT to_regclass('announcements') IS NOT NULL"):
-            return version, None
+            return version, None, None
         counts, reasons = [
             [tuple(row) for row in await connection.fetch(query)] for query in OUTBOX_QUERIES
         ]
-        return version, outbox_health(counts, reasons)
+        health = outbox_health(counts, reasons)
+        if not await connection.fetchval("SELECT to_regclass('suspensions') IS NOT NULL"):
+            return version, health, None
+        rows = [tuple(row) for row in await connection.fetch(SUSPENSIONS_QUERY)]
+        return version, health, suspended_servers(rows)
     finally:
         await connection.close()
 
@@ -411,10 +472,11 @@ def run_checks(report: ConfigReport, *, quick: bool = False) -> list[Check]:
     checks += check_user()
     checks.append(check_fonts())
     database = report.settings.database
+    days = report.settings.suspension_days
     if isinstance(database, Path):
-        checks += check_database(database, quick=quick)
+        checks += check_database(database, quick=quick, suspension_days=days)
     else:
-        checks += check_postgres(database)
+        checks += check_postgres(database, days)
     return checks
 
 

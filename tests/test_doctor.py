@@ -18,8 +18,9 @@ from bot.config import read_config
 from bot.doctor import Check, Status, database_location_problem, format_report, run_checks
 from bot.storage import maintenance
 from bot.storage.maintenance import latest_schema
-from bot.storage.repository import NewAnnouncement
+from bot.storage.repository import NewAnnouncement, NewGame
 from bot.storage.sqlite import SqliteRepository
+from bot.storage.suspensions import SuspensionOutcome, SuspensionReason
 from renderers import fonts
 from tests.databases import POSTGRES_URL, Backend
 from tests.storage.test_maintenance import damage, database_with_moves
@@ -66,6 +67,7 @@ async def test_a_healthy_installation_passes_every_check(tmp_path: Path) -> None
         "integrity": "ok",
         "migrations": "ok",
         "announcements": "ok",
+        "suspended servers": "ok",
         "journal mode": "ok",
     }
     assert checks["migrations"].detail == f"schema version {latest_schema()}, the latest"
@@ -449,6 +451,45 @@ def test_the_doctor_reads_the_announcements_of_either_backend(
     assert parked["announcements"].detail == (
         "1 could not be delivered and were parked (latest: 403 Missing Access)"
     )
+
+
+def test_the_doctor_lists_suspended_servers_of_either_backend(
+    backend: Backend, tmp_path: Path
+) -> None:
+    """A server that removed Tabula (with its games in progress) and a game left without a
+    channel are listed with their ids, since when and when they will be aborted (by the
+    suspension period set); ended suspensions are not."""
+    since = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+
+    async def store() -> None:
+        repository = await backend.open()
+        try:
+            for guild in (7, 7, 8):
+                await repository.create_game(
+                    NewGame("groups", {}, guild, 10, (1, 2), ("a", "b"), since)
+                )
+            one = await repository.suspend(7, None, SuspensionReason.REMOVED, since)
+            await repository.suspend(8, 3, SuspensionReason.NO_CHANNEL, since)
+            old = await repository.suspend(9, None, SuspensionReason.REMOVED, since)
+            assert one is not None and old is not None
+            await repository.end_suspension(old.id, SuspensionOutcome.RESUMED, since, 0)
+        finally:
+            await repository.close()
+            backend.opened.remove(repository)
+
+    location: Path | str = backend.path
+    if backend.is_postgres:
+        assert POSTGRES_URL is not None
+        location = f"{POSTGRES_URL}?search_path={backend.schema}"
+    asyncio.run(store())
+    found = checks_for(tmp_path, location, TABULA_SUSPENSION_DAYS="10")["suspended servers"]
+    assert found.status is Status.WARNING
+    server, game = found.detail.split("; ")
+    assert server.startswith("server 7 since 2026-01-01 12:00 UTC (")
+    assert server.endswith("), 2 games in progress, aborted after 2026-01-11")
+    assert game.startswith("game #3 of server 8 (its channel was deleted) since 2026-01-01")
+    assert "server 9" not in found.detail
+    assert found.hint is not None and "invited back" in found.hint
 
 
 def test_the_fonts_check_finds_the_fallback_fonts(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -22,6 +22,7 @@ from bot.services.competition.tournaments import Member
 from bot.services.container import Services
 from bot.services.delivery.announcements import UndeliveredNotice
 from bot.services.delivery.notify import NullNotifier
+from bot.services.delivery.outbox import Refusal
 from bot.services.errors import NotStoredError, ServiceError
 from bot.services.games.players import Player
 from bot.storage.failures import Failure
@@ -146,11 +147,13 @@ def test_failures_only_the_operator_can_mend_link_the_health_checks() -> None:
 
 def test_the_undelivered_board_message_links_the_permissions_page() -> None:
     """The direct message asking for a moderator's help links the permissions page."""
-    notice = UndeliveredNotice(5, 7, 30, "Discord refused to let me post there")
+    notice = UndeliveredNotice(5, 7, 30, "Discord refused to let me post there", Refusal.ACCESS)
     text = undelivered_text(notice, SITE)
     assert "ask a moderator" in text
     assert text.endswith(f"<{SITE}/servers/permissions/#when-a-permission-is-missing>")
     assert "<http" not in undelivered_text(notice)
+    locked = UndeliveredNotice(5, 7, 30, "the thread is locked", Refusal.CLOSED)
+    assert "<http" not in undelivered_text(locked, SITE)  # not a permission to give back
 
 
 def test_the_setting_takes_only_web_addresses(tmp_path: Path) -> None:

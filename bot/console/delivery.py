@@ -25,7 +25,9 @@ from bot.services.delivery.announcements import (
     EndNotice,
     MoveNotice,
     OfferNotice,
+    ResumedNotice,
     StartNotice,
+    SuspensionNotice,
     UndeliveredNotice,
     UndoNotice,
 )
@@ -45,6 +47,7 @@ from bot.texts.clocks import (
 from bot.texts.conditionals import cleared_text
 from bot.texts.games import board_caption, challenge_text, end_caption, move_caption, start_caption
 from bot.texts.leagues import forfeited_game_text, news_message
+from bot.texts.servers import resumed_text, suspension_dm
 from bot.texts.tournaments import (
     aborted_text,
     final_message,
@@ -226,3 +229,22 @@ class ConsoleNotifier:
         for game in news.aborted:
             self.output.say(forfeited_game_text(news.data["name"], news.league, game.id))
         return self._done(ticket)
+
+    async def game_resumed(self, notice: ResumedNotice, *, ticket: Ticket) -> MessageId:
+        """A suspended game goes on: its board."""
+        await self.output.show_board(notice.view, resumed_text(notice, self.output.style))
+        return self._done(ticket)
+
+    async def place_deleted(self, view: GameView, deleted: int, *, ticket: Ticket) -> MessageId:
+        """Nothing: the console's channel is never deleted."""
+        return None
+
+    async def games_suspended(self, notice: SuspensionNotice, *, ticket: Ticket) -> MessageId:
+        """Suspended (or aborted) games, by direct message."""
+        name = self.output.users.name(notice.user_id, "player")
+        self.output.direct(notice.user_id, name, suspension_dm(notice, self.output.style))
+        return self._done(ticket)
+
+    async def server_gone(self, guild_id: int) -> bool:
+        """Never: the console is its own server."""
+        return False

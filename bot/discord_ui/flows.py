@@ -42,6 +42,7 @@ from bot.services.errors import InvalidInputError, InvalidStateError
 from bot.services.games.games import visible
 from bot.services.games.rematches import RematchAskedError
 from bot.services.games.results import GameView, MoveResult, UndoStatus
+from bot.services.servers.suspensions import suspended_text
 from bot.storage.repository import (
     Announcement,
     AnnouncementStatus,
@@ -114,15 +115,21 @@ class Flows:
         """Answer with the announcements held for the interaction (the rest goes with the
         dispatcher); when there were none (the command came from elsewhere), post them
         now and point there privately (where the game is now: a deleted thread is
-        replaced while posting)."""
+        replaced while posting; a game with nowhere left to go is suspended, and the
+        answer says so)."""
         if replying.rows:
             await reply.announce(
                 replying, self.compose, pointer=f"Done: it is posted in <#{record.location}>."
             )
             return
         await self.deliver(replying)
-        location = (await self.services.games.record(record.id)).location
-        await reply.private(f"Done: see <#{location}>.")
+        current = await self.services.games.record(record.id)
+        suspension = await self.services.suspensions.of(current)
+        if suspension is not None:
+            # Posting found nowhere to go: say so, not "see" a deleted channel.
+            await reply.private(f"Done: it is stored. {suspended_text(current.id, suspension)}")
+            return
+        await reply.private(f"Done: see <#{current.location}>.")
 
     @staticmethod
     async def keep_alive(interaction: discord.Interaction, *, ephemeral: bool = False) -> None:

@@ -25,15 +25,18 @@ from bot.services.delivery.announcements import (
     EndNotice,
     MoveNotice,
     OfferNotice,
+    ResumedNotice,
     StartNotice,
     UndoNotice,
 )
 from bot.services.delivery.dispatcher import Answerable
 from bot.services.games.results import GameView
-from bot.storage.repository import GameStatus
+from bot.storage.repository import GameRecord, GameStatus
 from bot.texts.clocks import board_clocks, clock_line, timeout_text
 from bot.texts.games import board_caption, end_caption, move_caption, start_caption
+from bot.texts.servers import resumed_text
 from bot.texts.tournaments import tournament_game_caption
+from rules import get_game
 
 DIAGRAM_LIMIT = 1900
 """Longer text diagrams are attached as a file (a message holds at most 2000 characters)."""
@@ -49,8 +52,13 @@ def mention(view: GameView, seat: int) -> str:
 def thread_name(view: GameView) -> str:
     """A readable thread name with the game's number, which finds the thread again if
     its creation was not recorded: "Hexade #12 · alice vs bob" (at most 100 characters)."""
-    record = view.record
-    return f"{view.game.title} #{record.id} · {record.names[0]} vs {record.names[1]}"[:100]
+    return record_thread_name(view.record)
+
+
+def record_thread_name(record: GameRecord) -> str:
+    """`thread_name` from the game's record alone."""
+    title = get_game(record.game).title
+    return f"{title} #{record.id} · {record.names[0]} vs {record.names[1]}"[:100]
 
 
 class Payloads:
@@ -191,3 +199,13 @@ class Payloads:
             allowed = f"Taken back: **{notice.notation}**."
         caption = f"{allowed}\n{board_caption(view, STYLE)}"
         return await self.board(view, caption, buttons=board_buttons(view))
+
+    async def current(self, view: GameView, line: str) -> Payload:
+        """The game's board as it stands, under a line saying why it is shown."""
+        caption = f"{line}\n{board_caption(view, STYLE)}"
+        return await self.board(view, caption, buttons=board_buttons(view))
+
+    async def resumed(self, notice: ResumedNotice) -> Payload:
+        """The board of a suspended game that goes on, saying so."""
+        view = notice.view
+        return await self.board(view, resumed_text(notice, STYLE), buttons=board_buttons(view))

@@ -24,7 +24,7 @@ from discord.webhook.async_ import async_context
 
 from bot.discord_ui.answers import Payload
 from bot.services.delivery.notify import Ticket
-from bot.services.delivery.outbox import DeliveryRefused
+from bot.services.delivery.outbox import DeliveryRefused, Refusal
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +39,9 @@ LOADING = 1 << 7
 """The flag of a deferred interaction answer still "thinking"."""
 EPHEMERAL = 1 << 6
 """The flag of a message only its user sees."""
+MISSING_ACCESS = 50001
+"""Discord's error code when the bot cannot see a channel at all (also after it was
+removed from the server)."""
 DMS_CLOSED = 50007
 """Discord's error code when a user does not accept direct messages from the bot."""
 ARCHIVED_THREAD = 50083
@@ -72,18 +75,28 @@ async def refusals(action: Awaitable[T], what: str) -> T:
     refusal does not change by waiting)."""
     try:
         return await action
-    except discord.Forbidden as error:
-        raise DeliveryRefused(
-            f"Discord refused to let me {what} ({error.text or 'missing permissions'})"
-        ) from error
-    except discord.NotFound as error:
-        raise DeliveryRefused(f"cannot {what}: {error.text or 'it no longer exists'}") from error
     except discord.HTTPException as error:
-        if error.code in (ARCHIVED_THREAD, LOCKED_THREAD):
-            raise DeliveryRefused(
-                f"cannot {what}: {error.text or 'the thread is closed'}"
-            ) from error
-        raise
+        kind = refusal_kind(error)
+        if kind is None:
+            raise
+        if kind is Refusal.GONE:
+            message = f"cannot {what}: {error.text or 'it no longer exists'}"
+        elif kind is Refusal.CLOSED:
+            message = f"cannot {what}: {error.text or 'the thread is closed'}"
+        else:
+            message = f"Discord refused to let me {what} ({error.text or 'missing permissions'})"
+        raise DeliveryRefused(message, kind) from error
+
+
+def refusal_kind(error: discord.HTTPException) -> Refusal | None:
+    """What a refusal from Discord means, if it is one that waiting does not change."""
+    if error.code in (ARCHIVED_THREAD, LOCKED_THREAD):
+        return Refusal.CLOSED
+    if isinstance(error, discord.NotFound):
+        return Refusal.GONE
+    if isinstance(error, discord.Forbidden):
+        return Refusal.NO_ACCESS if error.code == MISSING_ACCESS else Refusal.ACCESS
+    return None
 
 
 class Poster:

@@ -28,6 +28,7 @@ from bot.services.games.rematches import RematchService
 from bot.services.gate import Gate
 from bot.services.records.records import RecordService
 from bot.services.scheduler import Scheduler
+from bot.services.servers.suspensions import DEFAULT_PERIOD, SuspensionService
 from bot.services.settings import SettingsService
 from bot.services.statistics import PlannerStatistics
 from bot.storage.repository import Repository, ShardFilter
@@ -64,6 +65,8 @@ class Services:
     """Conditional moves: replies queued while the opponent is to move."""
     leagues: LeagueService
     """Correspondence leagues: seasons of divisions with promotion and relegation."""
+    suspensions: SuspensionService
+    """Games suspended while Tabula cannot reach their players (removed from a server)."""
     gate: Gate = field(default_factory=Gate)
     """Counts requests in progress; closed at shutdown so that no new ones start."""
 
@@ -85,6 +88,7 @@ class Services:
         shards: ShardFilter | None = None,
         deliver_inline: bool = False,
         concurrency: int = 8,
+        suspension_period: timedelta = DEFAULT_PERIOD,
     ) -> Services:
         """Wire the services together and give the scheduler its jobs.
 
@@ -101,7 +105,8 @@ class Services:
         in the order they were stored, as the console prints them).
         Clocks follow every game (their guard refuses moves after a deadline) and stop
         before the ratings and tournaments hear of the end; `vacation_allowance` is the
-        vacation time per calendar year.
+        vacation time per calendar year. Games of a server that removed the bot (or that
+        lost their channel) are suspended, and aborted after `suspension_period`.
         """
         background = background or Background()
         gate = Gate()
@@ -134,6 +139,19 @@ class Services:
         leagues = LeagueService(
             repository, clock, games, ratings, settings, outbox=outbox, background=background
         )
+        suspensions = SuspensionService(
+            repository,
+            clock,
+            games=games,
+            clocks=clocks,
+            computer=computer,
+            tournaments=tournaments,
+            leagues=leagues,
+            outbox=outbox,
+            period=suspension_period,
+            shards=shards,
+        )
+        suspensions.attach()
         dispatcher = Dispatcher(
             repository,
             clock,
@@ -143,6 +161,7 @@ class Services:
             clocks=clocks,
             tournaments=tournaments,
             leagues=leagues,
+            suspensions=suspensions,
             shards=shards,
             concurrency=concurrency,
         )
@@ -163,6 +182,7 @@ class Services:
         scheduler.add("advance tournaments", tournaments.advance_all)
         scheduler.add("keep query statistics", PlannerStatistics(repository, clock).keep_current)
         scheduler.add("run leagues", leagues.advance_all)
+        scheduler.add("end long suspensions", suspensions.expire_due)
         return cls(
             repository,
             clock,
@@ -183,5 +203,6 @@ class Services:
             RematchService(repository, clock, games, challenges, computer),
             conditionals,
             leagues,
+            suspensions,
             gate,
         )

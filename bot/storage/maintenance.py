@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from bot.storage.failures import Failure, classify
@@ -74,6 +75,39 @@ def outbox_health(
     )
 
 
+SUSPENSIONS_QUERY = (
+    "SELECT s.guild_id, s.game_id, s.reason, s.started_at, "
+    "(SELECT count(*) FROM games g WHERE g.status = 'active' AND g.guild_id = s.guild_id "
+    "AND (s.game_id IS NULL OR g.id = s.game_id)) "
+    "FROM suspensions s WHERE s.ended_at IS NULL ORDER BY s.started_at, s.id"
+)
+"""How the doctor reads the suspensions holding now (plain SQL, run by either backend)."""
+
+
+@dataclass(frozen=True)
+class SuspendedServer:
+    """A server that removed Tabula (or one of its games, left without a channel)."""
+
+    guild_id: int
+    game_id: int | None
+    """The one game suspended; None: the whole server."""
+    reason: str
+    """`removed` or `no_channel`."""
+    since: datetime
+    games: int
+    """Its games in progress."""
+
+
+def suspended_servers(rows: list[tuple[Any, ...]]) -> tuple[SuspendedServer, ...]:
+    """`SUSPENSIONS_QUERY`'s rows (times as SQLite's text or PostgreSQL's datetimes)."""
+    found = []
+    for guild_id, game_id, reason, started, games in rows:
+        since = datetime.fromisoformat(started) if isinstance(started, str) else started
+        game = None if game_id is None else int(game_id)
+        found.append(SuspendedServer(int(guild_id), game, str(reason), since, int(games)))
+    return tuple(found)
+
+
 @dataclass(frozen=True)
 class DatabaseInfo:
     """What `inspect_database` found."""
@@ -90,6 +124,8 @@ class DatabaseInfo:
     """Rows per table."""
     outbox: OutboxHealth | None = None
     """The announcement outbox (None before its migration, or when not read)."""
+    suspended: tuple[SuspendedServer, ...] | None = None
+    """The suspensions holding now (None before their migration, or when not read)."""
 
     @property
     def intact(self) -> bool:
@@ -151,7 +187,12 @@ def _inspect(connection: sqlite3.Connection, path: Path, check: str | None) -> D
     if "announcements" in tables:
         counts, reasons = (connection.execute(query).fetchall() for query in OUTBOX_QUERIES)
         outbox = outbox_health(counts, reasons)
-    return DatabaseInfo(path, database_size(path), version, journal, findings, tables, outbox)
+    suspended = None
+    if "suspensions" in tables:
+        suspended = suspended_servers(connection.execute(SUSPENSIONS_QUERY).fetchall())
+    return DatabaseInfo(
+        path, database_size(path), version, journal, findings, tables, outbox, suspended
+    )
 
 
 def _findings(connection: sqlite3.Connection, check: str) -> tuple[str, ...]:

@@ -36,6 +36,7 @@ from bot.storage.leagues import (
     SeasonRecord,
 )
 from bot.storage.records import HistoryQuery, ImportMark
+from bot.storage.suspensions import Suspension, SuspensionOutcome, SuspensionReason
 from rules import OptionValue
 
 
@@ -523,9 +524,14 @@ class Repository(Protocol):
         ...
 
     async def active_games(
-        self, *, user_id: int | None = None, location: int | None = None
+        self,
+        *,
+        user_id: int | None = None,
+        location: int | None = None,
+        guild_id: int | None = None,
     ) -> list[GameRecord]:
-        """Active games of `user_id` and/or played or started in `location`, oldest first."""
+        """Active games of `user_id` and/or played or started in `location` and/or of the
+        server `guild_id`, oldest first."""
         ...
 
     # --- settings ---
@@ -593,7 +599,8 @@ class Repository(Protocol):
         ...
 
     async def update_tournament(self, tournament: TournamentRecord) -> None:
-        """Store the tournament's changeable fields (status, rounds, times)."""
+        """Store the tournament's changeable fields (status, rounds, times, the close of
+        its entries)."""
 
     async def list_tournaments(
         self, guild_id: int, statuses: Sequence[TournamentStatus]
@@ -840,6 +847,48 @@ class Repository(Protocol):
         """The kinds of the game's announcements that message `message_id` delivered."""
         ...
 
+    async def last_outcome(self, game_id: int, before_id: int) -> AnnouncementStatus | None:
+        """How the game's latest announcement before `before_id` that is no longer pending
+        ended (delivered or parked); None when there is none."""
+        ...
+
+    # --- suspensions ---
+
+    async def suspend(
+        self, guild_id: int, game_id: int | None, reason: SuspensionReason, now: datetime
+    ) -> Suspension | None:
+        """Open a suspension of the server (or of one game of it, `game_id`); None when
+        one is open already."""
+        ...
+
+    async def end_suspension(
+        self, suspension_id: int, outcome: SuspensionOutcome, now: datetime, games: int
+    ) -> Suspension | None:
+        """Close an open suspension, keeping how it ended and how many games it held;
+        None when it was closed already."""
+        ...
+
+    async def open_suspensions(self, guild_id: int | None = None) -> list[Suspension]:
+        """The suspensions that hold now (of one server, if given), oldest first."""
+        ...
+
+    async def suspension_of(self, guild_id: int, game_id: int | None) -> Suspension | None:
+        """The open suspension holding game `game_id` of server `guild_id` (the server's
+        own first); with `game_id` None, only the server's."""
+        ...
+
+    async def suspensions(self, guild_id: int, since: datetime) -> list[Suspension]:
+        """The server's suspensions (its own and its games') still open or ended after
+        `since`, oldest first."""
+        ...
+
+    async def park_held_announcements(
+        self, guild_id: int, game_id: int | None, reason: str, now: datetime
+    ) -> int:
+        """Give up on the pending announcements for the server (or one game of it) with
+        `reason`; how many."""
+        ...
+
     # --- game records: histories and imported games ---
 
     async def finished_games(
@@ -1005,3 +1054,6 @@ class Repository(Protocol):
 
     async def mark_league_game_announced(self, league_game_id: int) -> None:
         """Remember that the league game's start was announced to its players."""
+
+    async def set_season_end(self, league_id: int, number: int, ends_at: datetime) -> None:
+        """Move the end of a running season (a suspension of its server put it off)."""

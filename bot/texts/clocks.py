@@ -92,7 +92,9 @@ def clock_line(view: GameView, status: ClockStatus | None, style: Style) -> str 
     left = format_left(status.left[seat])
     head = f"⏱ {status.control.describe()}: "
     vacation = status.away[seat]
-    if vacation is not None:
+    if status.suspended is not None:
+        line = f"{head}the clocks are stopped while the game is suspended; {name} has {left} left."
+    elif vacation is not None:
         line = (
             f"{head}{name} is on vacation, back {style.when(vacation.end)}; "
             f"their clock is paused with {left} left."
@@ -122,6 +124,8 @@ def _opponent(record: GameRecord, user_id: int) -> str:
 
 
 def _time_left(left: timedelta | None, deadline: datetime | None, style: Style) -> str:
+    if left is not None and deadline is None:
+        return f"{format_left(left)} left"  # its clock stands (a suspended game)
     if left is None or deadline is None:
         return "no clock"
     return f"{format_left(left)} left, runs out {style.when(deadline)}"
@@ -141,7 +145,9 @@ def dashboard_text(lines: Sequence[GameLine], style: Style) -> str:
         status = line.status
         if status is not None:
             mover_away = status.away[status.seat]
-            if mover_away is not None and not line.my_turn:
+            if status.suspended is not None:
+                extra = " (suspended: clocks stopped)"
+            elif mover_away is not None and not line.my_turn:
                 extra = f" (on vacation, back {style.when(mover_away.end)})"
             elif mover_away is not None:
                 extra = " (paused: you are on vacation)"

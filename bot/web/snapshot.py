@@ -104,7 +104,7 @@ async def game_snapshot(
     if clock is not None and not clock.control.is_none:
         snapshot["clocks"] = {
             "left": [int(left.total_seconds()) for left in clock.left],
-            "running": None if clock.stopped or clock.paused else clock.seat,
+            "running": None if clock.stopped or clock.paused or clock.suspended else clock.seat,
             "at": clock.at.isoformat(),
         }
     return snapshot

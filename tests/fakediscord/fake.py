@@ -260,6 +260,15 @@ class FakeDiscord:
         connected there); `shard=(id, count)` gives it an id on that shard."""
         return self.world.add_guild(name, owner=owner, bot_permissions=bot_permissions, shard=shard)
 
+    def remove_bot(self, guild: FakeGuild) -> None:
+        """Kick the bot from the server: GUILD_DELETE without `unavailable`, then 403
+        50001 (Missing Access) on the server's routes; nobody can use it there."""
+        self.world.remove_bot(guild)
+
+    def invite_bot(self, guild: FakeGuild, *, bot_permissions: int = perm.DEFAULT_BOT) -> None:
+        """Invite the bot (back) into the server: GUILD_CREATE as for a server joined."""
+        self.world.invite_bot(guild, bot_permissions=bot_permissions)
+
     def dm_channel(self, user: FakeUser) -> FakeChannel:
         """The DM channel between the bot and `user`: `.messages` are the DMs the bot sent."""
         return self.world.dm_channel(user)
@@ -386,6 +395,8 @@ class FakeDiscord:
         assert guild is not None
         if user.id not in guild.members:
             raise FakeDiscordError(f"{user.name} is not a member of {guild.name}")
+        if self.world.bot_user.id not in guild.members:
+            raise FakeDiscordError(f"the bot is not in {guild.name}: nobody can use it there")
         if not perm.channel_permissions(channel, user) & perm.VIEW_CHANNEL:
             raise FakeDiscordError(f"{user.name} cannot see {channel!r}")
 

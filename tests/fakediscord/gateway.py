@@ -66,7 +66,7 @@ def receives(shard: Shard, guild_id: int | None) -> bool:
 
 def _routing_guild(event: str, data: dict[str, Any]) -> int | None:
     """The server a dispatch belongs to (None: a direct message, or no server)."""
-    raw = data.get("id") if event == "GUILD_CREATE" else data.get("guild_id")
+    raw = data.get("id") if event in ("GUILD_CREATE", "GUILD_DELETE") else data.get("guild_id")
     return None if raw is None else int(raw)
 
 
@@ -186,10 +186,15 @@ class Gateway:
         if session.connection is not None:
             session.connection.send(text)
 
-    def guild_available(self, guild: FakeGuild) -> None:
-        """GUILD_CREATE for a guild added while the bot is connected (to its shard)."""
+    def guild_available(self, guild: FakeGuild, *, joined: bool = False) -> None:
+        """GUILD_CREATE for a guild added while the bot is connected (to its shard);
+        `joined`: the bot was invited into it, so without `unavailable` (discord.py then
+        calls `on_guild_join`, not `on_guild_available`)."""
         for session in self._receivers(guild.id):
-            self._send(session, "GUILD_CREATE", self._guild_payload(guild, session))
+            payload = self._guild_payload(guild, session)
+            if joined:
+                del payload["unavailable"]
+            self._send(session, "GUILD_CREATE", payload)
 
     def is_ready(self, shards: Iterable[int] | None = None) -> bool:
         """Whether sessions for these shard ids (None: any) are connected with their READY

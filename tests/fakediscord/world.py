@@ -56,8 +56,9 @@ class EventSink(Protocol):
         """Send a dispatch event to the connected bot; False if no bot is connected."""
         ...
 
-    def guild_available(self, guild: FakeGuild) -> None:
-        """Send GUILD_CREATE for a guild the bot just joined."""
+    def guild_available(self, guild: FakeGuild, *, joined: bool = False) -> None:
+        """Send GUILD_CREATE for a guild the bot just joined (`joined`: invited into an
+        existing server, so without `unavailable`)."""
         ...
 
 
@@ -352,8 +353,11 @@ class World:
     def delete_channel(self, channel: FakeChannel) -> dict[str, Any]:
         """Delete a thread or channel (a moderator, or the bot): its routes answer 404
         10003 from now on, and THREAD_DELETE (id, guild_id, parent_id, type) or
-        CHANNEL_DELETE tells the bots. The deleted channel's payload."""
+        CHANNEL_DELETE tells the bots. A channel's threads go with it (one CHANNEL_DELETE
+        for all). The deleted channel's payload."""
         channel.deleted = True
+        for thread in channel.threads:
+            thread.deleted = True
         data = channel.payload(bot_id=self.bot_user.id)
         if channel.is_thread:
             keys = ("id", "guild_id", "parent_id", "type")
@@ -361,6 +365,34 @@ class World:
         else:
             self.announce("CHANNEL_DELETE", data)
         return data
+
+    def remove_bot(self, guild: FakeGuild) -> None:
+        """The bot is removed from the server (kicked; a deleted server looks the same to
+        it): its membership and managed role go, GUILD_DELETE without `unavailable` tells
+        its shard, and from now on the server's routes answer 403 50001 (Missing Access)
+        and its users share no server with the bot through it."""
+        if self.bot_user.id not in guild.members:
+            raise ValueError(f"the bot is not in {guild.name}")
+        del guild.members[self.bot_user.id]
+        if guild.bot_role is not None:
+            guild.roles.pop(guild.bot_role.id, None)
+            guild.bot_role = None
+        self.announce("GUILD_DELETE", {"id": str(guild.id)})
+        self.emit("guild_delete", guild, (guild,))
+
+    def invite_bot(self, guild: FakeGuild, *, bot_permissions: int = perm.DEFAULT_BOT) -> None:
+        """The bot is invited (back) into the server: a new managed role holding
+        `bot_permissions`, and GUILD_CREATE to its shard as for a server joined (without
+        `unavailable`, which only a server coming back from an outage carries)."""
+        if self.bot_user.id in guild.members:
+            raise ValueError(f"the bot is in {guild.name} already")
+        role = FakeRole(self.new_id(), guild, self.bot_user.name, bot_permissions, 1, managed=True)
+        guild.roles[role.id] = role
+        guild.bot_role = role
+        guild.members[self.bot_user.id] = FakeMember(self.bot_user, guild, [role], self.now())
+        if self.gateway is not None:
+            self.gateway.guild_available(guild, joined=True)
+        self.emit("guild_create", guild, (guild,))
 
     def set_archived(self, thread: FakeChannel, archived: bool, *, at: float | None = None) -> None:
         """Archive or unarchive a thread (unarchiving is activity) and tell the bot."""

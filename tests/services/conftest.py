@@ -28,7 +28,9 @@ from bot.services.delivery.announcements import (
     EndNotice,
     MoveNotice,
     OfferNotice,
+    ResumedNotice,
     StartNotice,
+    SuspensionNotice,
     UndeliveredNotice,
     UndoNotice,
 )
@@ -92,6 +94,19 @@ class RecordingNotifier:
     """Every delivery's ticket, in the order delivered."""
     league_posts: list[LeagueNews] = field(default_factory=list)
     """Every league announcement delivered."""
+    resumed: list[ResumedNotice] = field(default_factory=list)
+    """Suspended games that went on."""
+    suspension_dms: list[SuspensionNotice] = field(default_factory=list)
+    """Direct messages about suspended (or aborted) games."""
+    places_deleted: list[tuple[int, int]] = field(default_factory=list)
+    """(game, deleted thread or channel) for every game moved at once."""
+    gone: set[int] = field(default_factory=set)
+    """Servers the front end is no longer in (`server_gone`)."""
+    refuse: dict[int, Exception] = field(default_factory=dict)
+    """Game id → what delivering that game's board-like announcements raises (a test
+    makes Discord refuse)."""
+    refused: int = 0
+    """How many deliveries `refuse` refused (each one a try Discord would have seen)."""
 
     def _id(self, ticket: Ticket) -> int:
         self.tickets.append(ticket)
@@ -105,6 +120,7 @@ class RecordingNotifier:
         return self._id(ticket)
 
     async def move_played(self, notice: MoveNotice, *, ticket: Ticket) -> int:
+        self._refused(notice.view.id)
         self.moves.append(notice)
         return self._id(ticket)
 
@@ -113,6 +129,7 @@ class RecordingNotifier:
         return self._id(ticket)
 
     async def offer_made(self, notice: OfferNotice, *, ticket: Ticket) -> int:
+        self._refused(notice.view.id)
         self.offers.append(notice)
         return self._id(ticket)
 
@@ -133,10 +150,12 @@ class RecordingNotifier:
         return self._id(ticket)
 
     async def reminder(self, notice: ReminderNotice, *, ticket: Ticket) -> int:
+        self._refused(notice.record.id)
         self.reminders.append(notice)
         return self._id(ticket)
 
     async def timed_out(self, notice: TimeoutNotice, *, ticket: Ticket) -> int:
+        self._refused(notice.view.id)
         self.timeouts.append(notice)
         return self._id(ticket)
 
@@ -195,6 +214,28 @@ class RecordingNotifier:
     ) -> int:
         self.seed_decisions.append((tournament.id, pairing))
         return self._id(ticket)
+
+    async def game_resumed(self, notice: ResumedNotice, *, ticket: Ticket) -> int:
+        self._refused(notice.view.id)
+        self.resumed.append(notice)
+        return self._id(ticket)
+
+    async def place_deleted(self, view: GameView, deleted: int, *, ticket: Ticket) -> int:
+        self.places_deleted.append((view.id, deleted))
+        return self._id(ticket)
+
+    async def games_suspended(self, notice: SuspensionNotice, *, ticket: Ticket) -> int:
+        self.suspension_dms.append(notice)
+        return self._id(ticket)
+
+    async def server_gone(self, guild_id: int) -> bool:
+        return guild_id in self.gone
+
+    def _refused(self, game_id: int) -> None:
+        refusal = self.refuse.get(game_id)
+        if refusal is not None:
+            self.refused += 1
+            raise refusal
 
 
 @dataclass

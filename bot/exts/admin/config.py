@@ -96,7 +96,16 @@ class Config(commands.Cog):
                 clear_organiser_role=bool(clear_organiser_role),
                 web=web,
             )
-        await interaction.response.send_message(settings_text(settings), ephemeral=True)
+        text = settings_text(settings)
+        if add_channel is not None:
+            # Games suspended for want of a channel go on there (their next post moves them).
+            resumed = await bot_of(interaction).services.suspensions.resume_without_channel(
+                interaction.guild_id
+            )
+            if resumed:
+                numbers = ", ".join(f"#{record.id}" for record in resumed)
+                text += f"\nGames suspended for want of a channel go on there: {numbers}."
+        await interaction.response.send_message(text, ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

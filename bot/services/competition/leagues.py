@@ -431,6 +431,29 @@ class LeagueService:
             await self._abort_all(await self.view(view.id), f"{view.record.name} was cancelled")
         return await self.view(view.id)
 
+    async def cancel_for(self, league_id: int, reason: str) -> LeagueView | None:
+        """Cancel a league without a command (its server removed Tabula long ago), saying
+        why: as `cancel`, the season in progress stops and its games are aborted. None
+        when it was cancelled already."""
+        async with self._locks(league_id):
+            async with self._locked(league_id) as view:
+                if view.record.status is LeagueStatus.CANCELLED:
+                    return None
+                now = self._clock.now()
+                record = view.record.evolve(
+                    status=LeagueStatus.CANCELLED, ends_at=None, updated_at=now
+                )
+                if view.season is not None and view.season.status is SeasonStatus.RUNNING:
+                    season = replace(view.season, status=SeasonStatus.CANCELLED, finished_at=now)
+                    await self._repository.finish_season(record, season, ())
+                else:
+                    await self._repository.update_league(record)
+                await self._outbox.add([self._row(Kind.LEAGUE_CANCELLED, record, {"by": reason})])
+            await self._outbox.committed()
+            log.info("league %s cancelled: %s", league_id, reason)
+            await self._abort_all(await self.view(league_id), reason)
+        return await self.view(league_id)
+
     async def _abort_all(self, view: LeagueView, reason: str) -> list[GameView]:
         """Abort the season's games in progress."""
         aborted = []
@@ -485,6 +508,8 @@ class LeagueService:
         if view.record.status is LeagueStatus.CANCELLED:
             await self._abort_all(view, f"{view.record.name} was cancelled")
             return await self.view(league_id)
+        if await self._repository.suspension_of(view.record.guild_id, None) is not None:
+            return view  # Tabula is not in the server: the league waits (its times are put off)
         if view.record.status is LeagueStatus.OPEN:
             if view.record.starts_at > self._clock.now():
                 return view

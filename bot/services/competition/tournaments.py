@@ -472,6 +472,8 @@ class TournamentService:
         """Start (or, with too few players, cancel) tournaments whose entry window closed."""
         handled = []
         for record in await self._repository.due_tournaments(self._clock.now()):
+            if await self._suspended(record.guild_id):
+                continue  # its entries close when Tabula is back (the window is put off)
             async with self._locks(record.id), self._locked(record.id) as view:
                 if view.record.status is not TournamentStatus.OPEN:
                     continue  # another process got there first
@@ -557,6 +559,8 @@ class TournamentService:
             return await self.view(tournament_id)
         if view.record.status is not TournamentStatus.RUNNING:
             return view
+        if await self._suspended(view.record.guild_id):
+            return view  # nothing is paired or started while Tabula is not in the server
         view = await self._collect_results(view)
         state = view.state
         assert state is not None
@@ -793,6 +797,24 @@ class TournamentService:
                 f"{view.record.name} was cancelled by {member.player.name}",
             )
             return Cancellation(await self.view(view.id), tuple(aborted))
+
+    async def cancel_for(self, tournament_id: int, reason: str) -> Cancellation | None:
+        """Cancel a tournament without a command (its server removed Tabula long ago),
+        saying why: as `cancel`, its games in progress are aborted. None when it had
+        ended already."""
+        async with self._locks(tournament_id):
+            async with self._locked(tournament_id) as view:
+                if view.record.status not in ACTIVE:
+                    return None
+                await self._store_cancelled(view.record, announce=reason)
+            await self._outbox.committed()
+            log.info("tournament %s cancelled: %s", tournament_id, reason)
+            aborted = await self._abort_games(await self.view(tournament_id), reason)
+            return Cancellation(await self.view(tournament_id), tuple(aborted))
+
+    async def _suspended(self, guild_id: int) -> bool:
+        """True while Tabula is not in the server (removed from it): its tournaments wait."""
+        return await self._repository.suspension_of(guild_id, None) is not None
 
     def _aborted_row(self, record: TournamentRecord, games: Sequence[GameView]) -> NewAnnouncement:
         return self._row(Kind.ROUND_ABORTED, record, {"games": [game.id for game in games]})

@@ -148,11 +148,13 @@ class ComputerService:
         """After a restart: start thinking in every active game where the computer is to
         move, of the servers on this process's shards (the process that receives a
         server's commands plays the computer there). Returns how many games that was."""
+        held = {s.guild_id for s in await self._repository.open_suspensions() if s.game_id is None}
         waiting = [
             g.id
             for g in await self._repository.active_games()
             if computer_seat(g) == g.to_move
             and (self.shards is None or self.shards.covers(g.guild_id))
+            and g.guild_id not in held
         ]
         for game_id in waiting:
             self._schedule(game_id)
@@ -193,6 +195,9 @@ class ComputerService:
                     if game_id in self._look_again:
                         continue
                     return
+                if await self._suspended(record):
+                    return  # it thinks again when the game goes on
+
                 level = record.ai_levels[seat]
                 assert level is not None
                 notations = await self.runner.choose(self._request(view, level))
@@ -214,6 +219,13 @@ class ComputerService:
             task = asyncio.current_task()
             if task is not None:
                 self._forget(game_id, task)
+
+    async def _suspended(self, record: GameRecord) -> bool:
+        """True while the game is suspended (Tabula removed from its server, its channel
+        gone): the computer does not move then."""
+        if record.guild_id is None:
+            return False
+        return await self._repository.suspension_of(record.guild_id, record.id) is not None
 
     def _request(self, view: GameView, level: str) -> TurnRequest:
         record = view.record

@@ -14,6 +14,9 @@ How the clocks run (docs/playing/correspondence.md says the same for players):
 - A clock does not run while its player is on **vacation**, nor while the bot was
   **down** (found at start-up from the scheduler's heartbeat): players cannot move
   then. A deadline that passed before the bot went down is applied on the first tick.
+- Nor while the game is **suspended** (Tabula was removed from its server, or its
+  channel is gone with nowhere to move it): it then has no deadline and no reminder,
+  and when it goes on, each clock has the time it had when the suspension began.
 - An **undo** restores both clocks to the start of the turn taken back and restarts
   that turn at the moment of the undo. An undo inside one's own unfinished turn
   changes nothing: the turn's clock keeps running.
@@ -53,6 +56,7 @@ from bot.storage.repository import (
     Repository,
     Vacation,
 )
+from bot.storage.suspensions import Suspension
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +86,8 @@ class ClockStatus:
     """Now, or when the game ended."""
     away: tuple[Vacation | None, Vacation | None]
     """The vacation each seat's player is on now (None: not away)."""
+    suspended: Suspension | None = None
+    """The suspension holding the game now (its clocks stand still meanwhile)."""
 
     @property
     def seat(self) -> int:
@@ -91,7 +97,7 @@ class ClockStatus:
     @property
     def stopped(self) -> bool:
         """True once the game is over."""
-        return self.deadline is None
+        return self.deadline is None and self.suspended is None
 
     @property
     def paused(self) -> bool:
@@ -261,7 +267,7 @@ class ClockService:
         turn = clock.current
         at = clock.stopped_at or self._clock.now()
         seat = turn.seat
-        pauses = await self._pauses(record.players[seat], turn.started_at)
+        pauses, held = await self._stops(record, seat, turn.started_at)
         running = max(allowance(control, turn) - counted(turn.started_at, at, pauses), timedelta())
         waiting = control.per_move if control.per_move is not None else None
         if waiting is None:
@@ -273,7 +279,8 @@ class ClockService:
             for index, user in enumerate(record.players):
                 if user is not None:
                     away[index] = await self.vacation_now(user)
-        return ClockStatus(control, turn, clock.deadline, left, at, (away[0], away[1]))
+        held = held if clock.stopped_at is None else None
+        return ClockStatus(control, turn, clock.deadline, left, at, (away[0], away[1]), held)
 
     async def vacation_now(self, user_id: int) -> Vacation | None:
         """The vacation `user_id` is on now, if any."""
@@ -282,13 +289,30 @@ class ClockService:
             return vacation
         return None
 
-    async def _pauses(self, user_id: int | None, since: datetime) -> list[Pause]:
-        """Times after `since` in which this player's clock stands: vacations, downtime."""
+    async def _stops(
+        self, record: GameRecord, seat: int, since: datetime
+    ) -> tuple[list[Pause], Suspension | None]:
+        """Times after `since` in which the clock of `seat` stands (its player's
+        vacations, the bot's downtime, the game's suspensions, an open one until now),
+        and the suspension holding the game now, if any."""
         pauses = [Pause(o.started_at, o.ended_at) for o in await self._repository.outages(since)]
+        user_id = record.players[seat]
         if user_id is not None:
             for vacation in await self._repository.vacations(user_id, since):
                 pauses.append(Pause(vacation.started_at, vacation.end))
-        return pauses
+        held = None
+        if record.guild_id is not None:
+            now = self._clock.now()
+            for suspension in await self._repository.suspensions(record.guild_id, since):
+                if suspension.covers(record.guild_id, record.id):
+                    pauses.append(Pause(suspension.started_at, suspension.ended_at or now))
+                    if suspension.is_open:
+                        held = suspension
+        return pauses, held
+
+    async def _pauses(self, record: GameRecord, seat: int, since: datetime) -> list[Pause]:
+        """Times after `since` in which the clock of `seat` stands (see `_stops`)."""
+        return (await self._stops(record, seat, since))[0]
 
     # --- catching up with the move log ---
 
@@ -384,7 +408,7 @@ class ClockService:
             if not finished:
                 break
             ended = run[-1].played_at
-            pauses = await self._pauses(record.players[current.seat], current.started_at)
+            pauses = await self._pauses(record, current.seat, current.started_at)
             banks = charged(control, current, ended, pauses)
             current = ClockTurn(
                 record.id, current.turn + 1, 1 - current.seat, run[-1].ply, ended, banks
@@ -394,10 +418,13 @@ class ClockService:
 
     async def _schedule(
         self, record: GameRecord, control: TimeControl, turn: ClockTurn
-    ) -> tuple[datetime, datetime | None]:
-        """The turn's deadline and the moment its next reminder is due."""
+    ) -> tuple[datetime | None, datetime | None]:
+        """The turn's deadline and the moment its next reminder is due; neither while
+        the game is suspended."""
         user = record.players[turn.seat]
-        pauses = await self._pauses(user, turn.started_at)
+        pauses, held = await self._stops(record, turn.seat, turn.started_at)
+        if held is not None:
+            return None, None
         granted = allowance(control, turn)
         deadline = runs_out(turn.started_at, granted, pauses)
         if user is None:
@@ -461,6 +488,9 @@ class ClockService:
         if synced is None or synced.clock.deadline is None or synced.clock.deadline > now:
             return None
         record, seat = synced.record, synced.clock.current.seat
+        guild = record.guild_id
+        if guild is not None and await self._repository.suspension_of(guild, record.id):
+            return None  # suspended meanwhile: its clocks stand (rescheduled by then)
         reason = f"{record.names[seat]} ran out of time"
         # A player who never moved did not play: their opponent wins, but unrated (no
         # rating points for a no-show, nor a way to farm them with a second account).
@@ -505,7 +535,9 @@ class ClockService:
         if user is None or clock.deadline is None or clock.deadline <= now:
             return None
         granted = allowance(synced.control, turn)
-        pauses = await self._pauses(user, turn.started_at)
+        pauses, held = await self._stops(record, turn.seat, turn.started_at)
+        if held is not None:
+            return None
         offsets = await self._pending_reminders(user, game_id, turn, granted)
         due = [o for o in offsets if runs_out(turn.started_at, granted - o, pauses) <= now]
         # Claim every due reminder (longest first); the one who claims the shortest sends

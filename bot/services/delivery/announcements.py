@@ -28,6 +28,7 @@ from bot.storage.repository import (
     NewAnnouncement,
     Vacation,
 )
+from bot.storage.suspensions import Suspension, SuspensionReason
 
 
 class Kind(enum.StrEnum):
@@ -84,6 +85,15 @@ class Kind(enum.StrEnum):
     """A season could not start with too few players: it starts later."""
     LEAGUE_CANCELLED = "league_cancelled"
     """A league was cancelled: games in progress aborted."""
+    PLACE_DELETED = "place_deleted"
+    """A game's thread or channel was deleted: its board in a new place, at once (the
+    game would move at its next post anyway)."""
+    RESUMED = "resumed"
+    """A suspended game goes on (Tabula is back in its server, or it has a channel again):
+    the board where it is played, with the time each player had."""
+    SUSPENSION_DM = "suspension_dm"
+    """A direct message: games of yours are suspended (Tabula was removed from their
+    server, or a game's channel is gone), or were aborted when that lasted too long."""
 
 
 LEAGUE_KINDS = frozenset(
@@ -212,6 +222,34 @@ class UndeliveredNotice:
     """Where it should have been posted."""
     game_id: int | None
     reason: str
+    kind: str = "other"
+    """What kind of refusal it was (`bot.services.delivery.outbox.Refusal`): what can be
+    done about it depends on it."""
+
+
+@dataclass(frozen=True, slots=True)
+class ResumedNotice:
+    """A suspended game goes on."""
+
+    view: GameView
+    """The game now, as everyone may see it."""
+    reason: SuspensionReason
+    """Why it was suspended."""
+    lasted: timedelta
+    """How long the suspension lasted (the clocks stood still meanwhile)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SuspensionNotice:
+    """A player's games were suspended, or aborted after a suspension lasted too long."""
+
+    user_id: int
+    games: tuple[GameRecord, ...]
+    reason: SuspensionReason
+    aborted: bool
+    """True when the suspension ran out and the games were aborted (unrated)."""
+    until: datetime | None
+    """While suspended: when the games will be aborted unless they go on first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -416,12 +454,40 @@ def digest_row(
 
 
 def undelivered_row(
-    user_id: int, location: int | None, game_id: int | None, reason: str
+    user_id: int, location: int | None, game_id: int | None, reason: str, kind: str = "other"
 ) -> NewAnnouncement:
     """A direct message: an announcement about the user's game could not be posted."""
-    return _user_row(
-        Kind.UNDELIVERED, user_id, {"location": location, "game": game_id, "reason": reason}
-    )
+    data = {"location": location, "game": game_id, "reason": reason, "kind": kind}
+    return _user_row(Kind.UNDELIVERED, user_id, data)
+
+
+def place_deleted_row(record: GameRecord, deleted: int) -> NewAnnouncement:
+    """The game's thread or channel (`deleted`) was deleted: move the game now."""
+    return _game_row(Kind.PLACE_DELETED, record, {"deleted": deleted})
+
+
+def resumed_row(record: GameRecord, suspension: Suspension, lasted: timedelta) -> NewAnnouncement:
+    """A suspended game goes on: its board where it is played."""
+    data = {"reason": suspension.reason.value, "lasted": lasted.total_seconds()}
+    return _game_row(Kind.RESUMED, record, data)
+
+
+def suspension_dm_row(
+    user_id: int,
+    games: Sequence[GameRecord],
+    reason: SuspensionReason,
+    *,
+    aborted: bool,
+    until: datetime | None,
+) -> NewAnnouncement:
+    """A direct message: the player's games were suspended (or aborted after that)."""
+    data = {
+        "games": [game.id for game in games],
+        "reason": reason.value,
+        "aborted": aborted,
+        "until": _time(until),
+    }
+    return _user_row(Kind.SUSPENSION_DM, user_id, data)
 
 
 def challenge_expired_row(challenge: ChallengeRecord) -> NewAnnouncement:

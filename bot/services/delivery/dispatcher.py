@@ -3,8 +3,11 @@
 It claims the first pending announcement of each stream (so a game's posts keep their
 order), turns it back into the notice the front end words (`decode`), and delivers it.
 Delivered: marked with the message's id. Refused (`DeliveryRefused`) or failed too often:
-parked with the reason, and the players told by direct message. Any other failure:
-tried again after a backoff. Each process delivers what belongs to its shards.
+parked with the reason, and the players told by direct message (once per game until one
+of its announcements gets through again). Refused because Tabula is no longer in the
+server, or because a game has nowhere left to be posted: the server (or the game) is
+suspended and the announcement waits for its return. Any other failure: tried again
+after a backoff. Each process delivers what belongs to its shards.
 """
 
 from __future__ import annotations
@@ -41,11 +44,14 @@ from bot.services.delivery.outbox import (
     MAX_ATTEMPTS,
     DeliveryRefused,
     NotYet,
+    NowhereToPost,
     Outbox,
+    Refusal,
     backoff,
 )
 from bot.services.games.games import GameService
 from bot.services.games.results import GameView
+from bot.services.servers.suspensions import SuspensionService
 from bot.storage.repository import (
     Announcement,
     AnnouncementStatus,
@@ -54,6 +60,7 @@ from bot.storage.repository import (
     Repository,
     ShardFilter,
 )
+from bot.storage.suspensions import SuspensionReason
 from rules import get_game
 
 log = logging.getLogger(__name__)
@@ -85,6 +92,7 @@ class Dispatcher:
         clocks: ClockService,
         tournaments: TournamentService,
         leagues: LeagueService | None = None,
+        suspensions: SuspensionService | None = None,
         shards: ShardFilter | None = None,
         concurrency: int = 8,
         rng: random.Random | None = None,
@@ -97,6 +105,7 @@ class Dispatcher:
         self._clocks = clocks
         self._tournaments = tournaments
         self._leagues = leagues
+        self._suspensions = suspensions
         self.shards = shards
         """The shards whose servers this process delivers to (None: every server)."""
         self._slots = asyncio.Semaphore(concurrency)
@@ -177,8 +186,16 @@ class Dispatcher:
             stored = await self._repository.get_announcement(announcement_id)
             if stored is None or stored.status is not AnnouncementStatus.PENDING:
                 return stored is not None
+            if await self._held(stored):
+                return False  # it waits for the suspension of its server (or game) to end
             await asyncio.sleep(0.05)
         return False
+
+    async def _held(self, row: Announcement) -> bool:
+        """True while a suspension holds the announcement back."""
+        if row.guild_id is None:
+            return False
+        return await self._repository.suspension_of(row.guild_id, row.game_id) is not None
 
     async def _finish_running(self) -> None:
         if self._running:
@@ -201,7 +218,8 @@ class Dispatcher:
         try:
             message_id = await asyncio.wait_for(self.send(row), ATTEMPT_TIMEOUT)
         except DeliveryRefused as refusal:
-            await self._park(row, str(refusal))
+            if not await self._suspend_for(row, refusal):
+                await self._park(row, str(refusal), refusal.kind)
             return
         except NotYet as wait:
             await self._repository.retry_announcement(
@@ -227,21 +245,51 @@ class Dispatcher:
             return
         await self._repository.deliver_announcement(row.id, message_id, self._clock.now())
 
-    async def _park(self, row: Announcement, reason: str) -> None:
+    async def _suspend_for(self, row: Announcement, refusal: DeliveryRefused) -> bool:
+        """When the refusal means Tabula is no longer in the server (or a game has nowhere
+        left to go), suspend the server (or the game) and give the announcement back: it
+        waits, held, for the suspension to end. False for any other refusal."""
+        suspensions = self._suspensions
+        if suspensions is None or row.guild_id is None:
+            return False
+        # A server deleted (or left) while the bot was away shows as missing access or
+        # as channels gone: if the bot no longer has the server, that is what happened.
+        lost = refusal.kind in (Refusal.NO_ACCESS, Refusal.GONE)
+        if lost and await self._notifier.server_gone(row.guild_id):
+            await suspensions.suspend_server(row.guild_id)
+        elif isinstance(refusal, NowhereToPost) and row.game_id is not None:
+            if await suspensions.suspend_game(row.game_id) is None:
+                return False  # the game is over: nothing to suspend, the post is given up
+        else:
+            return False
+        log.info("announcement %s (%s) waits for its suspension to end", row.id, row.kind)
+        await self._repository.retry_announcement(
+            row.id, self._clock.now(), str(refusal), failed=False
+        )
+        self._outbox.wake()
+        return True
+
+    async def _park(self, row: Announcement, reason: str, kind: str = Refusal.OTHER) -> None:
         """Give up on `row`, keep why, and tell its players by direct message."""
         log.warning("announcement %s (%s, %s) parked: %s", row.id, row.kind, row.stream, reason)
         async with self._repository.atomic():
             if not await self._repository.park_announcement(row.id, reason, self._clock.now()):
                 return
-            told = await self._tell_about(row, reason)
+            told = await self._tell_about(row, reason, kind)
             if told:
                 await self._outbox.add(told)
         self._outbox.wake()
 
-    async def _tell_about(self, row: Announcement, reason: str) -> list[Any]:
-        """Direct messages to the players an undelivered announcement was for."""
+    async def _tell_about(self, row: Announcement, reason: str, kind: str) -> list[Any]:
+        """Direct messages to the players an undelivered announcement was for; none when
+        the game's announcement before it was given up too (they were told then: one
+        notice for a locked thread, not one per announcement)."""
         if row.kind == Kind.UNDELIVERED or row.stream.startswith("user:"):
             return []  # a direct message failed: another would fail the same way
+        if row.game_id is not None:
+            before = await self._repository.last_outcome(row.game_id, row.id)
+            if before is AnnouncementStatus.PARKED:
+                return []
         users: list[int] = []
         if row.game_id is not None:
             record = await self._repository.get_game(row.game_id)
@@ -256,7 +304,7 @@ class Dispatcher:
             if league is not None:
                 users = [league.organiser_id]
         location = row.data.get("location")
-        return [a.undelivered_row(user, location, row.game_id, reason) for user in users]
+        return [a.undelivered_row(user, location, row.game_id, reason, kind) for user in users]
 
     # --- decoding and sending ---
 
@@ -354,9 +402,29 @@ class Dispatcher:
             return await notifier.conditional_cleared(cleared, ticket=ticket)
         if kind is Kind.UNDELIVERED:
             notice = a.UndeliveredNotice(
-                data["user"], data["location"], data["game"], data["reason"]
+                data["user"], data["location"], data["game"], data["reason"], data.get("kind", "")
             )
             return await notifier.undelivered(notice, ticket=ticket)
+        if kind is Kind.PLACE_DELETED:
+            view = await self._current(row.game_id)
+            return await notifier.place_deleted(view, data["deleted"], ticket=ticket)
+        if kind is Kind.RESUMED:
+            resumed = a.ResumedNotice(
+                await self._current(row.game_id),
+                SuspensionReason(data["reason"]),
+                timedelta(seconds=data["lasted"]),
+            )
+            return await notifier.game_resumed(resumed, ticket=ticket)
+        if kind is Kind.SUSPENSION_DM:
+            found = [await self._repository.get_game(game_id) for game_id in data["games"]]
+            suspended = a.SuspensionNotice(
+                data["user"],
+                tuple(record for record in found if record is not None),
+                SuspensionReason(data["reason"]),
+                data["aborted"],
+                a.parse_time(data["until"]),
+            )
+            return await notifier.games_suspended(suspended, ticket=ticket)
         if kind is Kind.CHALLENGE_EXPIRED:
             challenge = await self._repository.get_challenge(data["challenge"])
             if challenge is None:

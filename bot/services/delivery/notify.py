@@ -31,7 +31,9 @@ from bot.services.delivery.announcements import (
     EndNotice,
     MoveNotice,
     OfferNotice,
+    ResumedNotice,
     StartNotice,
+    SuspensionNotice,
     UndeliveredNotice,
     UndoNotice,
 )
@@ -163,6 +165,25 @@ class Notifier(Protocol):
         it where the league is run."""
         ...
 
+    async def game_resumed(self, notice: ResumedNotice, *, ticket: Ticket) -> MessageId:
+        """A suspended game goes on: post its board where it is played, saying so."""
+        ...
+
+    async def place_deleted(self, view: GameView, deleted: int, *, ticket: Ticket) -> MessageId:
+        """The game's thread or channel `deleted` was deleted: post its board in its new
+        place now, saying why (nothing when it has moved already)."""
+        ...
+
+    async def games_suspended(self, notice: SuspensionNotice, *, ticket: Ticket) -> MessageId:
+        """Tell a player by direct message that games of theirs are suspended (or were
+        aborted after their suspension lasted too long), and why."""
+        ...
+
+    async def server_gone(self, guild_id: int) -> bool:
+        """True when the front end is no longer in the server `guild_id` (removed from
+        it): a refusal to post there then suspends the server instead of giving up."""
+        ...
+
 
 class NullNotifier:
     """Delivers nothing (for tools that only read or write the database)."""
@@ -262,3 +283,19 @@ class NullNotifier:
     async def league_news(self, news: LeagueNews, *, ticket: Ticket) -> MessageId:
         """Deliver nothing."""
         return None
+
+    async def game_resumed(self, notice: ResumedNotice, *, ticket: Ticket) -> MessageId:
+        """Deliver nothing."""
+        return None
+
+    async def place_deleted(self, view: GameView, deleted: int, *, ticket: Ticket) -> MessageId:
+        """Deliver nothing."""
+        return None
+
+    async def games_suspended(self, notice: SuspensionNotice, *, ticket: Ticket) -> MessageId:
+        """Deliver nothing."""
+        return None
+
+    async def server_gone(self, guild_id: int) -> bool:
+        """Never: there is no server to leave."""
+        return False

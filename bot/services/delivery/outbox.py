@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import logging
 import random
 import secrets
@@ -52,9 +53,36 @@ BACKOFF = (2, 5, 15, 30, 60, 120, 300, 600, 900)
 MAX_ATTEMPTS = len(BACKOFF) + 1
 
 
+class Refusal(enum.StrEnum):
+    """What kind of refusal stopped a delivery (the players are told accordingly)."""
+
+    ACCESS = "access"
+    """Permissions: a moderator can give them back."""
+    NO_ACCESS = "no_access"
+    """The channel cannot be seen at all (Discord's Missing Access): permissions, or
+    Tabula is no longer in the server."""
+    CLOSED = "closed"
+    """A locked (or archived) thread that only a moderator can reopen."""
+    GONE = "gone"
+    """What it was for no longer exists (a deleted channel or message)."""
+    OTHER = "other"
+
+
 class DeliveryRefused(Exception):
     """The front end cannot deliver this announcement and retrying will not help
     (a deleted channel, missing permissions); the message says why, for people."""
+
+    def __init__(self, message: str, kind: Refusal = Refusal.OTHER) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+class NowhereToPost(DeliveryRefused):
+    """A game's place is gone (its channel deleted) and there is nowhere to move it: the
+    game is suspended until a place is named, and the announcement waits for it."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, Refusal.GONE)
 
 
 class NotYet(Exception):
@@ -203,7 +231,9 @@ __all__ = [
     "REPLY_LEASE",
     "DeliveryRefused",
     "NotYet",
+    "NowhereToPost",
     "Outbox",
+    "Refusal",
     "ReplyHandle",
     "Replying",
     "ShardFilter",

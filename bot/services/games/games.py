@@ -22,6 +22,7 @@ from bot.services.delivery.announcements import (
     end_row,
     move_row,
     offer_row,
+    place_deleted_row,
     start_row,
     undo_row,
 )
@@ -82,6 +83,10 @@ UndoHook = Callable[[UndoResult], Awaitable[None]]
 MoveGuard = Callable[[GameRecord, int], Awaitable[None]]
 """Called under the game's lock before a move by that seat is stored; raising a
 `ServiceError` refuses the move (e.g. when the player's time has run out)."""
+ActionGuard = Callable[[GameRecord], Awaitable[None]]
+"""Called before any action in an active game by a player or the computer (a move, a
+resignation, an offer or its answer); raising a `ServiceError` refuses it (e.g. while the
+game is suspended)."""
 Announcer = Callable[[GameView, str], Awaitable[Sequence[NewAnnouncement]]]
 """Called before a completed turn (or a new game) is stored, with the game after it and
 the turn's moves ("" for a new game): more announcements to store with it (turn DMs)."""
@@ -259,6 +264,8 @@ class GameService:
         """Called after moves were taken back, outside the game's lock."""
         self.move_guards: list[MoveGuard] = []
         """Called before a move is stored, under the game's lock; may refuse it."""
+        self.action_guards: list[ActionGuard] = []
+        """Called before any player's (or the computer's) action in an active game."""
         self.announcers: list[Announcer] = []
         """Called before a completed turn or a new game is stored; their announcements are
         stored with it (not for a turn that was answered at once: it is not waited for)."""
@@ -428,11 +435,17 @@ class GameService:
         if record.status is not GameStatus.ACTIVE:
             raise InvalidStateError("This game is over.")
 
+    async def _require_playable(self, record: GameRecord) -> None:
+        """The game is active and no action guard refuses actions in it now."""
+        self._require_active(record)
+        for guard in self.action_guards:
+            await guard(record)
+
     async def check_turn(self, game_id: int, user_id: int) -> GameView:
         """The game, if `user_id` may move in it now; else the reason they may not."""
         record = await self.record(game_id)
         seat = self._seat(record, user_id)
-        self._require_active(record)
+        await self._require_playable(record)
         view = await self.view_of(record)
         if view.state.to_move != seat:
             raise NotYourTurnError(f"It is {record.names[view.state.to_move]}'s turn, not yours.")
@@ -448,7 +461,7 @@ class GameService:
         async def attempt() -> MoveResult:
             record = await self.record(game_id)
             seat = self._seat(record, user_id)
-            self._require_active(record)
+            await self._require_playable(record)
             loaded = await self._loaded(record)
             if loaded.state.to_move != seat:
                 waiting = record.names[loaded.state.to_move]
@@ -498,7 +511,7 @@ class GameService:
 
         async def attempt() -> MoveResult:
             record = await self.record(game_id)
-            self._require_active(record)
+            await self._require_playable(record)
             if expected_ply is not None and record.ply != expected_ply:
                 raise ConflictError("The game changed while the computer was thinking.")
             loaded = await self._loaded(record)
@@ -768,7 +781,7 @@ class GameService:
         async def attempt() -> GameView:
             record = await self.record(game_id)
             seat = self._seat(record, user_id)
-            self._require_active(record)
+            await self._require_playable(record)
             return await self._finish(record, 1 - seat, f"{record.names[seat]} resigned")
 
         async with self._locks(game_id):
@@ -783,7 +796,7 @@ class GameService:
         async def attempt() -> DrawResult:
             record = await self.record(game_id)
             seat = self._seat(record, user_id)
-            self._require_active(record)
+            await self._require_playable(record)
             offer = record.draw_offer
             opponent = record.names[1 - seat]
             if offer is not None and offer.open and offer.seat != seat:
@@ -837,7 +850,7 @@ class GameService:
         async def attempt() -> DrawResult:
             record = await self.record(game_id)
             seat = self._seat(record, user_id)
-            self._require_active(record)
+            await self._require_playable(record)
             offer = record.draw_offer
             stale = offer_ply is not None and offer is not None and offer.ply != offer_ply
             if offer is None or not offer.open or stale:
@@ -881,7 +894,7 @@ class GameService:
     async def _request_undo(self, game_id: int, user_id: int) -> UndoResult:
         record = await self.record(game_id)
         seat = self._seat(record, user_id)
-        self._require_active(record)
+        await self._require_playable(record)
         loaded = await self._loaded(record)
         moves = await self._repository.list_moves(game_id)
         plan = undo_start(moves, seat, loaded.state.to_move)
@@ -947,7 +960,7 @@ class GameService:
     ) -> UndoResult:
         record = await self.record(game_id)
         seat = self._seat(record, user_id)
-        self._require_active(record)
+        await self._require_playable(record)
         request = record.undo_request
         if (
             request is None
@@ -1018,13 +1031,47 @@ class GameService:
         async with self._locks(game_id):
             return await self._retrying(game_id, attempt)
 
+    async def move_to(self, game_id: int, channel_id: int, thread_id: int | None) -> GameRecord:
+        """Record that the game is played in another channel (or thread) from now on: its
+        thread or channel was deleted."""
+
+        async def attempt() -> GameRecord:
+            record = await self.record(game_id)
+            moved = record.evolve(channel_id=channel_id, thread_id=thread_id)
+            return (await self._store(moved)).record
+
+        async with self._locks(game_id):
+            return await self._retrying(game_id, attempt)
+
+    async def place_deleted(self, guild_id: int, place_id: int) -> list[GameRecord]:
+        """A thread or channel of the server was deleted: each game in progress played
+        there (or in a thread of that channel) is announced again, which moves it to a new
+        place at once. Returns those games."""
+        found = [
+            record
+            for record in await self._repository.active_games(guild_id=guild_id)
+            if place_id in (record.thread_id, record.channel_id)
+        ]
+        if found:
+            async with self._repository.atomic():
+                await self._outbox.add([place_deleted_row(record, place_id) for record in found])
+            await self._outbox.committed()
+        return found
+
     async def active_threads(self, shards: ShardFilter | None = None) -> list[int]:
         """The threads of every game in progress (games played in a channel have none), in
-        the servers of `shards` if given."""
+        the servers of `shards` if given, but not of suspended games (their server removed
+        Tabula, or their thread is gone)."""
+        suspended = await self._repository.open_suspensions()
+        servers = {s.guild_id for s in suspended if s.game_id is None}
+        games = {s.game_id for s in suspended}
         return [
             g.thread_id
             for g in await self._repository.active_games()
-            if g.thread_id and (shards is None or shards.covers(g.guild_id))
+            if g.thread_id
+            and g.guild_id not in servers  # Tabula is not in those servers any more
+            and g.id not in games  # nor has a place for those games
+            and (shards is None or shards.covers(g.guild_id))
         ]
 
     async def active_games(self, user_id: int) -> list[GameRecord]:

@@ -14,6 +14,7 @@ from bot.storage.sql.games import GameQueries
 from bot.storage.sql.leagues import LeagueQueries
 from bot.storage.sql.outbox import OutboxQueries
 from bot.storage.sql.records import RecordQueries
+from bot.storage.sql.suspensions import SuspensionQueries
 
 
 class SqlRepository(
@@ -24,6 +25,7 @@ class SqlRepository(
     RecordQueries,
     ConditionalQueries,
     LeagueQueries,
+    SuspensionQueries,
 ):
     """The `Repository` over a SQL database."""
 

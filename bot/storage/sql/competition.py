@@ -70,11 +70,12 @@ class _PairingTaken(Exception):
 async def _update_tournament(db: Connection, tournament: TournamentRecord) -> None:
     await db.execute(
         "UPDATE tournaments SET status = ?, rounds = ?, announced_round = ?, "
-        "started_at = ?, finished_at = ?, updated_at = ? WHERE id = ?",
+        "entry_closes_at = ?, started_at = ?, finished_at = ?, updated_at = ? WHERE id = ?",
         (
             tournament.status.value,
             tournament.rounds,
             tournament.announced_round,
+            tournament.entry_closes_at,
             tournament.started_at,
             tournament.finished_at,
             tournament.updated_at,

@@ -38,16 +38,18 @@ from bot.storage.sql.rows import (
 )
 
 _UPDATE_GAME = (
-    f"UPDATE games SET {', '.join(f'{name} = ?' for name in GAME_UPDATE_COLUMNS)}, "
+    f"UPDATE games SET channel_id = ?, {', '.join(f'{name} = ?' for name in GAME_UPDATE_COLUMNS)}, "
     "version = version + 1 WHERE id = ? AND version = ?"
 )
+"""A game's changeable fields, and its channel (a game moves when its channel is deleted)."""
 
 
 async def write_game(db: Connection, game: GameRecord) -> GameRecord:
     """Store the game row if it is still at `game.version`; the record as stored.
 
     Raises `StaleGameError` when another writer changed the row since it was read."""
-    changed = await db.execute(_UPDATE_GAME, (*game_update_values(game), game.id, game.version))
+    values = (game.channel_id, *game_update_values(game), game.id, game.version)
+    changed = await db.execute(_UPDATE_GAME, values)
     if changed != 1:
         raise StaleGameError(f"game {game.id} changed since version {game.version} was read")
     return game.evolve(version=game.version + 1)
@@ -273,14 +275,22 @@ class GameQueries(SqlBase):
         return None if row is None else Snapshot(ply=row["snapshot_ply"], encoded=row["snapshot"])
 
     async def active_games(
-        self, *, user_id: int | None = None, location: int | None = None
+        self,
+        *,
+        user_id: int | None = None,
+        location: int | None = None,
+        guild_id: int | None = None,
     ) -> list[GameRecord]:
-        """Active games of `user_id` and/or played or started in `location`, oldest first."""
+        """Active games of `user_id` and/or played or started in `location` and/or of the
+        server `guild_id`, oldest first."""
         conditions = ["status = 'active'"]
         params: list[Any] = []
         if location is not None:
             conditions.append("(thread_id = ? OR (thread_id IS NULL AND channel_id = ?))")
             params += [location, location]
+        if guild_id is not None:
+            conditions.append("guild_id = ?")
+            params.append(guild_id)
         where = " AND ".join(conditions)
         if user_id is None:
             sql = f"SELECT {GAME_COLUMNS} FROM games WHERE {where} ORDER BY id"

@@ -454,3 +454,12 @@ class LeagueQueries(SqlBase):
             await db.execute(
                 "UPDATE league_games SET announced = ? WHERE id = ?", (True, league_game_id)
             )
+
+    async def set_season_end(self, league_id: int, number: int, ends_at: datetime) -> None:
+        """Move the end of a running season (a suspension of its server put it off)."""
+        async with self._transaction() as db:
+            await db.execute(
+                "UPDATE league_seasons SET ends_at = ? "
+                "WHERE league_id = ? AND number = ? AND status = 'running'",
+                (ends_at, league_id, number),
+            )

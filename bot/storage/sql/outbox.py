@@ -16,6 +16,7 @@ from bot.storage.repository import (
 )
 from bot.storage.sql.base import SqlBase
 from bot.storage.sql.rows import parse_time
+from bot.storage.sql.suspensions import HELD
 
 _COLUMNS = (
     "id, stream, kind, guild_id, game_id, data, reply, after_id, status, attempts, "
@@ -30,6 +31,9 @@ _FIRST_OF_STREAM = (
 )
 """Only the oldest pending announcement of a stream may go out, and only once the one it
 waits for (`after_id`) is out."""
+
+_DELIVERABLE = f"{_FIRST_OF_STREAM} AND {HELD}"
+"""First of its stream, and not held by a suspension of its server or game."""
 
 
 def _announcement(row: Row) -> Announcement:
@@ -135,7 +139,7 @@ class OutboxQueries(SqlBase):
                 f"UPDATE announcements SET available_at = ?, claimed_by = ?, "
                 "attempts = attempts + 1, attempted_at = ? WHERE id IN ("
                 "SELECT a.id FROM announcements a WHERE a.status = 'pending' "
-                f"AND a.available_at <= ?{condition} AND {_FIRST_OF_STREAM} "
+                f"AND a.available_at <= ?{condition} AND {_DELIVERABLE} "
                 f"ORDER BY a.id LIMIT ?{lock}) RETURNING {_COLUMNS}",
                 (lease_until, owner, now, now, *params, limit),
             )
@@ -154,7 +158,7 @@ class OutboxQueries(SqlBase):
                 "attempts = attempts + 1, attempted_at = ? "
                 "WHERE id IN (SELECT a.id FROM announcements a WHERE a.id = ? "
                 "AND a.status = 'pending' AND a.available_at <= ? "
-                f"AND {_FIRST_OF_STREAM}{lock}) RETURNING {_COLUMNS}",
+                f"AND {_DELIVERABLE}{lock}) RETURNING {_COLUMNS}",
                 (lease_until, owner, now, announcement_id, now),
             )
         return None if row is None else _announcement(row)
@@ -249,3 +253,13 @@ class OutboxQueries(SqlBase):
             (game_id, message_id),
         )
         return frozenset(str(row["kind"]) for row in rows)
+
+    async def last_outcome(self, game_id: int, before_id: int) -> AnnouncementStatus | None:
+        """How the game's latest announcement before `before_id` that is no longer
+        pending ended; None when there is none."""
+        row = await self._db.fetch_one(
+            "SELECT status FROM announcements WHERE game_id = ? AND id < ? "
+            "AND status != 'pending' ORDER BY id DESC LIMIT 1",
+            (game_id, before_id),
+        )
+        return None if row is None else AnnouncementStatus(row["status"])

@@ -1,0 +1,1 @@
+"""Servers changing under the bot: suspensions of their games."""
