@@ -480,7 +480,7 @@ def test_the_doctor_lists_suspended_servers_of_either_backend(
     location: Path | str = backend.path
     if backend.is_postgres:
         assert POSTGRES_URL is not None
-        location = f"{POSTGRES_URL}?search_path={backend.schema}"
+        location = backend.location
     asyncio.run(store())
     found = checks_for(tmp_path, location, TABULA_SUSPENSION_DAYS="10")["suspended servers"]
     assert found.status is Status.WARNING
