@@ -109,19 +109,27 @@ class DiffusionRenderer(GameRenderer[DiffusionState]):
         A captured stone is swapped into the cell its capturer stepped from, so it is
         marked there, where it still stands.
         """
+        size = round(BOARD.stone_diameter() * 0.42)
+        mark = sprites.cross(theme.rgb("accent"), theme.rgb("line"), size, BOARD.cell * 0.08)
+        for cell in self._crossed(state):
+            canvas.paste(mark, BOARD.centre(cell))
+
+    @staticmethod
+    def _crossed(state: DiffusionState) -> list[Coord]:
+        """Where the stones captured in the turn shown stand now."""
         if state.turn_paths:
             paths, captures = state.turn_paths, state.turn_captures
         else:
             paths, captures = state.previous_turn_paths, state.previous_turn_captures
-        size = round(BOARD.stone_diameter() * 0.42)
-        mark = sprites.cross(theme.rgb("accent"), theme.rgb("line"), size, BOARD.cell * 0.08)
+        cells = []
         for path, taken in zip(paths, captures, strict=False):
             if not taken or len(path) < 2:
                 continue
             seat = taken[0][2]
             if state.stone_at(*path[-2]) != seat:
                 continue  # captured again later in the turn and moved on
-            canvas.paste(mark, BOARD.centre(path[-2]))
+            cells.append(path[-2])
+        return cells
 
     def caption(self, state: DiffusionState) -> Caption:
         counts = group_sizes(state.board)[1]  # both seats' at once (`group_count` is one)
@@ -156,6 +164,21 @@ class DiffusionRenderer(GameRenderer[DiffusionState]):
             f"{format_point(*cell)} king" if cell == king else format_point(*cell)
             for cell in sorted(self._stones(state)[seat])
         ]
+
+    def crossed_out(self, state: DiffusionState) -> str:
+        cells = sorted(self._crossed(state))
+        if not cells:
+            return ""
+        turn = "this turn" if state.turn_paths else "last turn"
+        by_seat = [
+            [format_point(*c) for c in cells if state.stone_at(*c) == seat] for seat in (0, 1)
+        ]
+        taken = " and ".join(
+            f"{state.game.colours[seat]}'s {' '.join(names)}"
+            for seat, names in enumerate(by_seat)
+            if names
+        )
+        return f"Captured {turn}, crossed out where they stand now: {taken}"
 
     def hint_paths(self, state: DiffusionState, origin: Coord | None) -> Iterable[list[Coord]]:
         echo = state.echo_preview

@@ -236,6 +236,21 @@ class StonesRenderer(GameRenderer[StonesState]):
         stakes = [f"stake {format_point(*cell)}" for cell in sorted(state.stakes(seat))]
         return stones + stakes
 
+    def crossed_out(self, state: StonesState) -> str:
+        taken = []
+        for seat in (0, 1):
+            stones = [format_point(c, r) for c, r, s in sorted(state.captured_last) if s == seat]
+            stakes = [
+                f"stake {format_point(c, r)}"
+                for c, r, s in sorted(state.stakes_captured_last)
+                if s == seat
+            ]
+            if stones or stakes:
+                taken.append(f"{state.game.colours[seat]}'s {' '.join(stones + stakes)}")
+        if not taken:
+            return ""
+        return f"The last move took {' and '.join(taken)} (crossed out)"
+
     def hint_targets(self, state: StonesState, origin: Coord | None) -> Iterable[Coord]:
         if origin is not None:
             return []
