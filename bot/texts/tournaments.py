@@ -487,7 +487,7 @@ def withdrawal_text(withdrawal: Withdrawal) -> str:
 
 def forfeit_text(game: GameView, absent_id: int, absent: str) -> str:
     """A tournament game not played because `absent` withdrew: a forfeit, said one way
-    everywhere (the game has no result of its own; the pairing is the forfeit)."""
+    everywhere (the game itself is won by the opponent by forfeit, unrated)."""
     seat = game.record.seat_of(absent_id)
     outcome = "it is a forfeit" if seat is None else f"{game.name(1 - seat)} wins it by forfeit"
     return (

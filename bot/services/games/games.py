@@ -715,6 +715,20 @@ class GameService:
         async with self._locks(game_id):
             return await self._retrying(game_id, attempt)
 
+    async def forfeit(self, game_id: int, winner: int, reason: str) -> GameView | None:
+        """End an active game that will not be played (a player withdrew before it began):
+        `winner` wins by forfeit, unrated, and the finish hooks do not run (the competition
+        scores the pairing as a forfeit itself). None when the game had ended already."""
+
+        async def attempt() -> GameView | None:
+            record = await self.record(game_id)
+            if not record.is_active:
+                return None
+            return await self._finish(record, winner, reason, rated=False, rows=None)
+
+        async with self._locks(game_id):
+            return await self._retrying(game_id, attempt)
+
     async def resign(self, game_id: int, user_id: int) -> GameView:
         """`user_id` resigns: the opponent wins."""
 
