@@ -16,7 +16,7 @@ import asyncpg
 
 from bot.config import SETTINGS, ConfigReport
 from bot.logs import TOKEN_SHAPE
-from bot.services.correspondence.durations import format_duration
+from bot.services.correspondence.durations import format_span
 from bot.storage.maintenance import (
     OUTBOX_QUERIES,
     DatabaseInfo,
@@ -300,7 +300,7 @@ def check_outbox(health: OutboxHealth, now: datetime | None = None) -> Check:
         )
     oldest = health.oldest_pending
     if oldest is not None and now - oldest > STUCK:
-        waiting = format_duration(now - oldest)
+        waiting = format_span(now - oldest, 2)
         return Check(
             "announcements",
             Status.WARNING,

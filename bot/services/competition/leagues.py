@@ -57,7 +57,7 @@ from bot.services.competition.league_views import (
 from bot.services.competition.ratings import RatingService
 from bot.services.competition.tournaments import Member
 from bot.services.correspondence.durations import (
-    format_duration,
+    format_span,
     parse_duration,
     parse_time_control,
 )
@@ -245,8 +245,8 @@ class LeagueService:
         length = parse_duration(season)
         if not MIN_SEASON <= length <= MAX_SEASON:
             raise InvalidInputError(
-                f"A season lasts between {format_duration(MIN_SEASON)} and "
-                f"{format_duration(MAX_SEASON)} (got {format_duration(length)})."
+                f"A season lasts between {format_span(MIN_SEASON)} and "
+                f"{format_span(MAX_SEASON)} (got {format_span(length)})."
             )
         if games_per_pair not in (1, 2):
             raise InvalidInputError(
@@ -264,8 +264,8 @@ class LeagueService:
             window = parse_duration(entry_window)
             if not MIN_ENTRY_WINDOW <= window <= MAX_ENTRY_WINDOW:
                 raise InvalidInputError(
-                    f"The entry window must be between {format_duration(MIN_ENTRY_WINDOW)} "
-                    f"and {format_duration(MAX_ENTRY_WINDOW)} (got {format_duration(window)})."
+                    f"The entry window must be between {format_span(MIN_ENTRY_WINDOW)} "
+                    f"and {format_span(MAX_ENTRY_WINDOW)} (got {format_span(window)})."
                 )
         settings = await self._settings.check_game_channel(guild_id, channel_id)
         clock_text = str(parse_time_control(time_control or settings.default_time_control))

@@ -50,7 +50,7 @@ from bot.services.competition.tournament_views import (
     Withdrawal,
 )
 from bot.services.correspondence.durations import (
-    format_duration,
+    format_span,
     parse_duration,
     parse_time_control,
 )
@@ -339,8 +339,8 @@ class TournamentService:
             window = parse_duration(entry_window)
             if not MIN_ENTRY_WINDOW <= window <= MAX_ENTRY_WINDOW:
                 raise InvalidInputError(
-                    f"The entry window must be between {format_duration(MIN_ENTRY_WINDOW)} "
-                    f"and {format_duration(MAX_ENTRY_WINDOW)} (got {format_duration(window)})."
+                    f"The entry window must be between {format_span(MIN_ENTRY_WINDOW)} "
+                    f"and {format_span(MAX_ENTRY_WINDOW)} (got {format_span(window)})."
                 )
             closes = now + window
         title = " ".join((name or "").split()) or f"{rules.title} {chosen.label}"
