@@ -27,11 +27,12 @@ def test_a_groups_position_is_described_in_full() -> None:
 
 
 def test_stones_says_prisoners_leads_and_stakes() -> None:
-    """Counts as the header says them, stakes after the stones, the board's size with the game."""
+    """Counts as the header says them (the short ones first), stakes after the stones, the
+    board's size with the game."""
     state = after(get_game("stones"), "a1", "j9", "stake a2", "c5")
     assert describe(state, BoardView(players=("Ada", "Grace"))) == (
-        "Stones, 9×9, move 4: c5. Ada (Black) to move. Ada (Black): prisoners 0, 6 behind "
-        "(needs 1 or more ahead), stakes 1. Grace (White): prisoners 6, 6 ahead (needs 13 or "
+        "Stones, 9×9, move 4: c5. Ada (Black) to move. Ada (Black): prisoners 0, stakes 1, "
+        "6 behind (needs 1 or more ahead). Grace (White): prisoners 6, 6 ahead (needs 13 or "
         "more ahead). Black (2): a1 stake a2. White (2): c5 j9."
     )
 
