@@ -129,8 +129,7 @@ def test_clock_line() -> None:
     )
     bank = status("7d+1d max 10d", left=(6 * D, 8 * D))
     assert clock_line(view, bank, style) == (
-        "⏱ 7d + 1d a move, at most 10d: bob has 8d left (runs out at 12 Mar "
-        "17:00). alice has 6d."
+        "⏱ 7d + 1d a move, at most 10d: bob has 8d left (runs out at 12 Mar 17:00). alice has 6d."
     )
     away = Vacation(1, 11, NOW, NOW + 4 * D)
     assert clock_line(view, status(away=(None, away)), style) == (
