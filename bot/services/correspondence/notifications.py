@@ -196,8 +196,12 @@ class NotificationService:
         lines = []
         for record in records:
             seat = record.seat_of(user_id)
-            if seat is not None:
-                lines.append(GameLine(record, seat, await self._clocks.status(record)))
+            if seat is None:
+                continue
+            status = await self._clocks.status(record)
+            if record.to_move != seat:  # the opponent's turn under way is not shown, nor counted
+                record = (await self._games.public_view(record)).record
+            lines.append(GameLine(record, seat, status))
         return sorted(lines, key=by_urgency)
 
     async def next_games(self, user_id: int, after: int) -> list[Waiting]:
