@@ -10,7 +10,9 @@ from renderers.base import renderer_for
 from renderers.describe import fit_description
 from renderers.samples import random_game
 from rules import get_game
+from rules.rekushu import REKUSHU, RekushuState
 from rules.squares import format_point
+from rules.stones import STONES
 from tests.renderers.helpers import after
 
 VIEW = BoardView(players=("Ada", "Grace"), clocks=("2d 3h left", None))
@@ -98,7 +100,7 @@ def test_never_longer_than_discord_allows(
 
 def test_rekushu_tiles_are_named_as_rectangles() -> None:
     """Each player's tiles as rectangles by opposite corners, as a claim names them."""
-    state = get_game("rekushu").position(
+    state = REKUSHU.position(
         size=8, black=["h8"], black_tiles=["a1-c3", "e5"], white_tiles=["a5-c8", "c5-e6"]
     )
     text = describe(state)
@@ -123,9 +125,10 @@ def test_a_claim_says_which_corner_stones_it_removed() -> None:
 def test_rekushu_tile_rectangles_cover_exactly_the_tiles(seed: int, plies: int, size: int) -> None:
     """The rectangles named for a player's tiles, claimed again, are exactly those tiles."""
     state = random_game("rekushu", {"size": size}, seed=seed, plies=plies)[-1]
+    assert isinstance(state, RekushuState)
     renderer = renderer_for(state)
     named = [renderer.areas(state, seat) for seat in (0, 1)]
-    again = get_game("rekushu").position(size=size, black_tiles=named[0], white_tiles=named[1])
+    again = REKUSHU.position(size=size, black_tiles=named[0], white_tiles=named[1])
     assert (again.black_tiles, again.white_tiles) == (state.black_tiles, state.white_tiles)
     assert sum(len(areas) for areas in named) <= sum(state.tile_counts)
 
@@ -141,9 +144,7 @@ def test_a_crowded_rekushu_board_keeps_its_tiles_before_its_stones() -> None:
 
 def test_stones_says_what_a_capture_took() -> None:
     """A capture's stones and stakes, crossed out in the picture, are said before the board."""
-    state = get_game("stones").position(
-        black=["b2", "c1"], white=["b1"], white_stakes=["a1"], size=5
-    )
+    state = STONES.position(black=["b2", "c1"], white=["b1"], white_stakes=["a1"], size=5)
     state = state.play_text("a1")
     assert "The last move took White's b1 stake a1 (crossed out)." in describe(state)
     assert describe(state).endswith("Black (3): a1 b2 c1. White: none on the board.")

@@ -198,10 +198,10 @@ class NotificationService:
             seat = record.seat_of(user_id)
             if seat is None:
                 continue
-            status = await self._clocks.status(record)
+            shown = record
             if record.to_move != seat:  # the opponent's turn under way is not shown, nor counted
-                record = (await self._games.public_view(record)).record
-            lines.append(GameLine(record, seat, status))
+                shown = (await self._games.public_view(record)).record
+            lines.append(GameLine(shown, seat, await self._clocks.status(record)))
         return sorted(lines, key=by_urgency)
 
     async def next_games(self, user_id: int, after: int) -> list[Waiting]:
