@@ -297,7 +297,7 @@ def _starts(news: LeagueNews) -> datetime:
 
 
 def forfeited_game_text(name: str, league: LeagueView, game_id: int) -> str:
-    """The line posted in a game aborted because a player left the league."""
+    """The line posted in a game ended as a forfeit because a player left the league."""
     return (
         f"Game #{game_id} is over: {name} left {league_heading(league)}, so it counts as a "
         f"loss for {name} and a win for their opponent."

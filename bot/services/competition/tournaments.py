@@ -57,7 +57,7 @@ from bot.services.correspondence.durations import (
 from bot.services.delivery.announcements import Kind, tournament_row
 from bot.services.delivery.outbox import Outbox
 from bot.services.errors import InvalidInputError, InvalidStateError, NotAllowedError, NotFoundError
-from bot.services.games.games import GameService
+from bot.services.games.games import GameService, is_forfeit
 from bot.services.games.players import Player
 from bot.services.games.results import GameView
 from bot.services.ids import storable
@@ -604,8 +604,8 @@ class TournamentService:
             forfeit = Result.forfeit(first_gone, second_gone) if gone else Result.DOUBLE_FORFEIT
             if game.status is GameStatus.FINISHED:
                 played = Result.from_winner(game.winner)
-                # won without a move by the one who stayed: the withdrawal's forfeit
-                unplayed = game.ply == 0 and forfeit.winner_seat == played.winner_seat
+                # ended as the withdrawal's forfeit, the one who stayed winning
+                unplayed = is_forfeit(game) and forfeit.winner_seat == played.winner_seat
                 result = forfeit if gone and unplayed else played
             else:  # aborted outside the tournament: nobody scores, unless one withdrew
                 result = forfeit
@@ -758,8 +758,7 @@ class TournamentService:
                 continue
             seat = 0 if pairing.first_id == target else 1
             if game.ply == 0 or pairing.result is not None:
-                forfeit = f"{reason}; a forfeit, no rating changes"
-                gone = await self._games.forfeit(game.id, 1 - seat, forfeit)
+                gone = await self._games.forfeit(game.id, 1 - seat, reason)
                 if gone is not None:
                     aborted.append(gone)
                 continue
