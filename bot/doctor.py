@@ -17,7 +17,7 @@ import asyncpg
 
 from bot.config import DEFAULT_SUSPENSION_DAYS, SETTINGS, ConfigReport
 from bot.logs import TOKEN_SHAPE
-from bot.services.correspondence.durations import format_duration
+from bot.services.correspondence.durations import format_span
 from bot.storage.maintenance import (
     OUTBOX_QUERIES,
     SUSPENSIONS_QUERY,
@@ -313,7 +313,7 @@ def check_outbox(health: OutboxHealth, now: datetime | None = None) -> Check:
         )
     oldest = health.oldest_pending
     if oldest is not None and now - oldest > STUCK:
-        waiting = format_duration(now - oldest)
+        waiting = format_span(now - oldest, 2)
         return Check(
             "announcements",
             Status.WARNING,
@@ -338,7 +338,7 @@ def check_suspensions(
     period = timedelta(days=suspension_days)
     parts = []
     for entry in suspended[:SHOWN_SUSPENSIONS]:
-        since = f"since {entry.since:%Y-%m-%d %H:%M} UTC ({format_duration(now - entry.since)})"
+        since = f"since {entry.since:%Y-%m-%d %H:%M} UTC ({format_span(now - entry.since, 2)})"
         aborted = f"aborted after {entry.since + period:%Y-%m-%d}"
         if entry.game_id is None:
             games = "1 game" if entry.games == 1 else f"{entry.games} games"

@@ -190,6 +190,8 @@ class GameRenderer(ABC, Generic[StateT]):
 
     game_name: ClassVar[str]
     """The `rules` name of the game drawn."""
+    area_noun: ClassVar[str] = "areas"
+    """What the description calls the areas `areas` names (Rekushu: tiles)."""
     state_type: ClassVar[type[GameState[Any]]]
     """The engine's state class."""
 
@@ -229,6 +231,16 @@ class GameRenderer(ABC, Generic[StateT]):
     @abstractmethod
     def pieces(self, state: StateT, seat: int) -> list[str]:
         """What `seat` has on the board, one item per piece (`d4`, or `k9 king`), in order."""
+
+    def areas(self, state: StateT, seat: int) -> list[str]:
+        """What `seat` holds besides its pieces, each area named compactly (Rekushu's tiles as
+        rectangles by opposite corners, `c3-f6`); empty for games without areas."""
+        return []
+
+    def crossed_out(self, state: StateT) -> str:
+        """A sentence saying which stones the picture crosses out (those the last move took),
+        or '' when it crosses out none."""
+        return ""
 
     @abstractmethod
     def hint_targets(self, state: StateT, origin: Coord | None) -> Iterable[Coord]:

@@ -2,8 +2,9 @@
 
 `describe(state, view)` says in words what `render(state, view)` shows: the game and its
 board, whose turn it is (or how the game ended), the last move, each player's counts from
-the header (captures, stones, stakes, leads...), and, when it fits, the position: each
-player's pieces by cell. It is never longer than `MAX_DESCRIPTION` characters (Discord's
+the header (captures, stones, stakes, leads...), and, when it fits, the position: what the
+picture crosses out, the areas each player holds (Rekushu's tiles, as rectangles), then
+each player's pieces by cell. It is never longer than `MAX_DESCRIPTION` characters (Discord's
 limit for an attachment's description): the position is left out, then shortened,
 before anything else is.
 """
@@ -39,12 +40,20 @@ def describe(state: GameState[Any], view: BoardView | None = None) -> str:
         if details:
             lines.append(_sentence(f"{_who(state, view, seat)}: {details}"))
     head = " ".join(lines)
-    position = " ".join(
-        _sentence(f"{state.game.colours[seat]} ({len(items)}): {' '.join(items)}")
-        if items
-        else _sentence(f"{state.game.colours[seat]}: none on the board")
-        for seat, items in ((seat, renderer.pieces(own, seat)) for seat in (0, 1))
-    )
+    colours = state.game.colours
+    parts = [renderer.crossed_out(own)]
+    for seat in (0, 1):  # areas (Rekushu's tiles: the score) before the pieces, if cut
+        areas = renderer.areas(own, seat)
+        if areas:
+            parts.append(f"{colours[seat]}'s {renderer.area_noun}: {' '.join(areas)}")
+    for seat in (0, 1):
+        items = renderer.pieces(own, seat)
+        parts.append(
+            f"{colours[seat]} ({len(items)}): {' '.join(items)}"
+            if items
+            else f"{colours[seat]}: none on the board"
+        )
+    position = " ".join(_sentence(part) for part in parts if part)
     return fit_description(head, position)
 
 

@@ -79,6 +79,9 @@ class Caption:
     """Extra items of the move line, after the game's title ("19×19", "turn 7 of 32")."""
     highlight: tuple[bool, bool] = (False, False)
     """Per seat: draw its facts in the highlight colour (a six on the board, a decisive lead)."""
+    played: str | None = None
+    """What the move line says was played, instead of "move 12: d4" (Diffusion Chess: the
+    whole turn, numbered as the announcements number it)."""
     legend: str | None = None
     """What a mark of the picture means ("▲ moved this turn"), said after the status line
     while the game goes on; only in the picture (a description names the stones itself)."""
@@ -122,7 +125,9 @@ def with_colour(name: str, colour: str) -> str:
 def move_line(state: GameState[Any], caption: Caption) -> str:
     """The game's title, the number of moves played and the last move."""
     parts = [state.game.title, *caption.details]
-    if state.ply == 0:
+    if caption.played is not None:
+        parts.append(caption.played)
+    elif state.ply == 0:
         parts.append("start of the game")
     else:
         last = state.last_move
@@ -283,5 +288,7 @@ def draw_footer(
         canvas.text((PAD + 4, y), line, status_face, theme.rgb("text"))
         y += line_height
     if view.move_line:
-        moves = fit(move_line(state, caption), small, width)
-        canvas.text((PAD + 4, y + 6), moves, small, theme.rgb("muted"))
+        moves = move_line(state, caption)
+        if text_length(small, moves) > width:  # a long turn: smaller before it is cut
+            small = font(MIN_NAME_SIZE)
+        canvas.text((PAD + 4, y + 6), fit(moves, small, width), small, theme.rgb("muted"))

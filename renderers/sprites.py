@@ -241,10 +241,10 @@ def square(colour: RGB, size: int, width: float) -> Image.Image:
 
 @sprite(maxsize=256)
 def triangle(colour: RGB, edge: RGB, size: int) -> Image.Image:
-    """A small filled triangle pointing down: a stone that already moved this turn."""
+    """A small filled triangle pointing up, as the legend's ▲: a stone moved this turn."""
     pen = _Pen(_even(size + 4))
     half = size / 2
-    points = [(-half, -half * 0.8), (half, -half * 0.8), (0, half * 0.95)]
+    points = [(-half, half * 0.8), (half, half * 0.8), (0, -half * 0.95)]
     pen.polygon(points, fill=_alpha(colour), outline=_alpha(edge), width=max(1.0, size * 0.1))
     return pen.finish()
 

@@ -69,6 +69,9 @@ class Option:
     """The smallest allowed value of an integer option with a range."""
     maximum: int | None = None
     """The largest allowed value of an integer option with a range."""
+    limit: str | None = None
+    """The largest value in words when other options bound it ("size × size"); `maximum`
+    is then the largest it can ever be."""
 
     @property
     def is_int(self) -> bool:
@@ -80,6 +83,8 @@ class Option:
         if self.choices:
             return "one of " + ", ".join(str(c) for c in self.choices)
         if self.minimum is not None and self.maximum is not None:
+            if self.limit is not None:
+                return f"an integer from {self.minimum} to {self.limit} (at most {self.maximum})"
             return f"an integer from {self.minimum} to {self.maximum}"
         if self.minimum is not None:
             return f"an integer of at least {self.minimum}"

@@ -892,6 +892,7 @@ class StonesGame(Game[StonesState]):
             "round(7·N²/81), so 5→2, 7→4, 9→7, 11→10, 13→15, 15→19, 17→25, 19→31",
             minimum=1,
             maximum=MAX_OPTION_VALUE,
+            limit="size × size",
         ),
         Option(
             "compensation",
@@ -900,6 +901,7 @@ class StonesGame(Game[StonesState]):
             "falls by this much",
             minimum=0,
             maximum=MAX_OPTION_VALUE,
+            limit="size × size",
         ),
     )
     notation = "a point to place a stone, like e5; return (give back a prisoner); stake e5"

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
 from bot.services.correspondence.alerts import DigestNotice, Waiting
 from bot.services.correspondence.clocks import ClockStatus
 from bot.services.correspondence.durations import parse_time_control
-from bot.services.correspondence.notifications import GameLine
+from bot.services.correspondence.notifications import GameLine, parse_reminders
+from bot.services.correspondence.vacations import VacationStatus
+from bot.services.errors import InvalidInputError
 from bot.services.games.results import GameView
 from bot.storage.repository import ClockTurn, GameRecord, GameStatus, Vacation
 from bot.texts.clocks import (
@@ -19,6 +23,7 @@ from bot.texts.clocks import (
     digest_text,
     format_left,
     pages,
+    vacation_status_text,
 )
 from rules import get_game
 
@@ -75,7 +80,7 @@ def status(
         (5 * H + 12 * timedelta(minutes=1), "5h 12m"),
         (2 * H, "2h"),
         (12 * timedelta(minutes=1), "12m"),
-        (timedelta(seconds=59), "under 1m"),
+        (timedelta(seconds=59), "59s"),
         (timedelta(), "no time"),
     ],
 )
@@ -124,8 +129,7 @@ def test_clock_line() -> None:
     )
     bank = status("7d+1d max 10d", left=(6 * D, 8 * D))
     assert clock_line(view, bank, style) == (
-        "⏱ 7d+1d max 10d (bank + increment, capped): bob has 8d left (runs out at 12 Mar "
-        "17:00). alice has 6d."
+        "⏱ 7d + 1d a move, at most 10d: bob has 8d left (runs out at 12 Mar 17:00). alice has 6d."
     )
     away = Vacation(1, 11, NOW, NOW + 4 * D)
     assert clock_line(view, status(away=(None, away)), style) == (
@@ -167,3 +171,41 @@ def test_a_long_digest_says_how_many_games_it_leaves_out() -> None:
     shown = text.count("\n- ")
     assert 10 < shown < 100
     assert text.endswith(f"\n… and {100 - shown} more: /games lists them all.")
+
+
+def test_durations_are_written_one_way_in_every_message() -> None:
+    """Clocks, time controls, vacations and refusals write a duration alike ("1d 12h"),
+    never joined up ("1d12h"); only the forms typed back use the compact one."""
+    compact = re.compile(r"\d[dhms]\d")
+    day_and_half = timedelta(days=1, hours=12, minutes=30)
+    texts = [
+        format_left(day_and_half),
+        parse_time_control("1d12h+1h30m max 2d12h").describe(),
+        vacation_status_text(VacationStatus(None, 2025, day_and_half, 30 * D), PlainStyle()),
+    ]
+    for bad in ("1d12h+2d max 1d12h", "1d12h30m+1m max 1d"):
+        with pytest.raises(InvalidInputError) as refused:
+            parse_time_control(bad)
+        texts.append(str(refused.value).split(": for that")[0])  # the typed example stays
+    with pytest.raises(InvalidInputError) as refused:
+        parse_reminders("14d1h")
+    texts.append(str(refused.value).split(" (got")[0])
+    assert texts[:3] == [
+        "1d 12h",
+        "1d 12h + 1h 30m a move, at most 2d 12h",
+        "You are not on vacation. Vacation left in 2025: 28d 11h (of 30d). "
+        "/vacation start pauses your clocks.",
+    ]
+    assert [text for text in texts if compact.search(text)] == []
+
+
+def test_only_text_typed_back_uses_the_compact_duration() -> None:
+    """`format_duration` ("1d12h") is for the forms typed back: a time control's option
+    value and the settings file; everything shown uses `format_span`."""
+    root = Path(__file__).resolve().parents[1] / "bot"
+    users = sorted(
+        str(path.relative_to(root))
+        for path in root.rglob("*.py")
+        if "format_duration(" in path.read_text(encoding="utf-8")
+    )
+    assert users == ["config.py", "services/correspondence/durations.py"]

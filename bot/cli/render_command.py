@@ -33,6 +33,17 @@ GALLERY_OPTIONS: dict[str, list[dict[str, object]]] = {
 }
 """Option sets drawn in the gallery per game (a game not listed: its defaults only)."""
 
+EXAMPLES: dict[str, tuple[dict[str, object], int]] = {
+    "diffusion": ({}, 60),
+    "groups": ({}, 24),
+    "stones": ({"size": 9}, 60),
+    "rekushu": ({"size": 12}, 90),
+    "hexade": ({"size": 6}, 30),
+}
+"""The documentation's example pictures (`docs/images/GAME.png`): options and how many
+moves of the seeded random game to play (the Diffusion Chess one stops at the start of a
+turn, so the whole turn before it is shown)."""
+EXAMPLE_SEED = 7
 GALLERY_PLAYERS = ("Ada Lovelace", "Grace Hopper")
 GALLERY_CLOCKS = ("2d 3h left", "5h 10m left")
 
@@ -80,11 +91,27 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="DIR",
         help="draw every game (or only GAME) at several positions into DIR for review",
     )
+    parser.add_argument(
+        "--examples",
+        metavar="DIR",
+        help="draw the documentation's example pictures into DIR (docs/images)",
+    )
     parser.set_defaults(func=run, trailing_positionals="moves")
 
 
 def run(args: argparse.Namespace) -> int:
     """Draw what the arguments ask for; exit 2 with a message on bad input."""
+    if args.examples:
+        if args.game or args.moves:
+            print("--examples draws positions of its own: give no GAME or MOVEs", file=sys.stderr)
+            return 2
+        try:
+            written = write_examples(Path(args.examples))
+        except OSError as exc:
+            print(f"error: cannot write to {args.examples}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
+        print(f"wrote {written} pictures to {args.examples}")
+        return 0
     if args.gallery:
         if args.moves:
             print("--gallery draws positions of its own: give no MOVEs", file=sys.stderr)
@@ -208,6 +235,26 @@ def _hint_origin(state: GameState[Any]) -> str | None:
         if "-" in text:
             return text.split("-")[0]
     return None
+
+
+def example_pictures() -> Iterator[tuple[str, GameState[Any], BoardView]]:
+    """(game, state, view) for each of the documentation's example pictures."""
+    view = BoardView(players=GALLERY_PLAYERS, clocks=GALLERY_CLOCKS)
+    for name, (options, plies) in EXAMPLES.items():
+        states = random_game(name, options, seed=EXAMPLE_SEED, plies=plies)
+        if name == "diffusion":  # a completed turn, not one under way
+            states = [s for s in states if s.ply and not getattr(s, "turn_paths", ())]
+        yield name, states[-1], view
+
+
+def write_examples(folder: Path) -> int:
+    """Write the documentation's example pictures into `folder`; return how many."""
+    folder.mkdir(parents=True, exist_ok=True)
+    count = 0
+    for name, state, view in example_pictures():
+        (folder / f"{name}.png").write_bytes(render_png(state, view))
+        count += 1
+    return count
 
 
 def write_gallery(folder: Path, games: list[str]) -> int:

@@ -33,7 +33,11 @@ from bot.services.clock import Clock, ManualClock
 from bot.services.computer.computer import computer_seat
 from bot.services.computer.runner import TurnRunner
 from bot.services.container import Services
-from bot.services.correspondence.durations import format_duration, parse_duration
+from bot.services.correspondence.durations import (
+    format_span,
+    parse_duration,
+    parse_time_control,
+)
 from bot.services.correspondence.notifications import parse_switch
 from bot.services.correspondence.vacations import DEFAULT_ALLOWANCE
 from bot.services.errors import InvalidInputError, ServiceError, storage_failure_message
@@ -598,8 +602,9 @@ class ConsoleApp:
         self.private(
             user,
             f"Threads {'on' if settings.threads else 'off'} · challenges expire after "
-            f"{format_duration(settings.challenge_expiry)} · "
-            f"default clock {settings.default_time_control} · web pages {settings.web}.",
+            f"{format_span(settings.challenge_expiry)} · default clock "
+            f"{parse_time_control(settings.default_time_control).describe()} · "
+            f"web pages {settings.web}.",
         )
 
     async def list_users(self, user: Player, args: list[str]) -> None:

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from bot.services.clock import Clock
 from bot.services.correspondence.durations import (
-    format_duration,
+    format_span,
     parse_duration,
     parse_time_control,
 )
@@ -81,8 +81,8 @@ class SettingsService:
             expiry = parse_duration(challenge_expiry)
             if not MIN_EXPIRY <= expiry <= MAX_EXPIRY:
                 raise InvalidInputError(
-                    f"The challenge expiry must be between {format_duration(MIN_EXPIRY)} "
-                    f"and {format_duration(MAX_EXPIRY)} (got {format_duration(expiry)})."
+                    f"The challenge expiry must be between {format_span(MIN_EXPIRY)} "
+                    f"and {format_span(MAX_EXPIRY)} (got {format_span(expiry)})."
                 )
             changes["challenge_expiry"] = expiry
         if default_time_control is not None:

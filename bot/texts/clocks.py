@@ -15,7 +15,7 @@ from bot.services.correspondence.alerts import (
     Waiting,
 )
 from bot.services.correspondence.clocks import ClockStatus
-from bot.services.correspondence.durations import format_about, format_duration
+from bot.services.correspondence.durations import format_span
 from bot.services.correspondence.notifications import GameLine
 from bot.services.correspondence.vacations import VacationChange, VacationStatus
 from bot.services.games.results import GameView
@@ -28,18 +28,11 @@ MESSAGE_LIMIT = 2000
 
 
 def format_left(delta: timedelta) -> str:
-    """Time left, rounded down to two units: "2d 4h", "5h 12m", "12m", "under 1m"."""
-    seconds = int(delta.total_seconds())
-    if seconds <= 0:
+    """Time left, as every duration is written, cut to two units: "2d 4h", "5h 12m",
+    "12m", "40s"; "no time" once it has run out."""
+    if delta.total_seconds() < 1:
         return "no time"
-    days, rest = divmod(seconds, 86400)
-    hours, rest = divmod(rest, 3600)
-    minutes = rest // 60
-    if days:
-        return f"{days}d {hours}h" if hours else f"{days}d"
-    if hours:
-        return f"{hours}h {minutes}m" if minutes else f"{hours}h"
-    return f"{minutes}m" if minutes else "under 1m"
+    return format_span(delta, 2)
 
 
 def away_text(vacation: Vacation) -> str:
@@ -288,7 +281,7 @@ def vacation_dm(notice: VacationNotice, style: Style) -> str:
 
 def vacation_status_text(status: VacationStatus, style: Style) -> str:
     """/vacation status."""
-    year = f"{format_about(status.used)} of {format_duration(status.allowance)}"
+    year = f"{format_span(status.used, 2)} of {format_span(status.allowance)}"
     if status.vacation is not None:
         return (
             f"You are on vacation, back {style.when(status.vacation.end)}: your clocks are "
@@ -297,7 +290,7 @@ def vacation_status_text(status: VacationStatus, style: Style) -> str:
         )
     return (
         f"You are not on vacation. Vacation left in {status.year}: {_free(status)} (of "
-        f"{format_duration(status.allowance)}). /vacation start pauses your clocks."
+        f"{format_span(status.allowance)}). /vacation start pauses your clocks."
     )
 
 
@@ -323,7 +316,7 @@ def vacation_change_text(change: VacationChange, style: Style) -> str:
 
 
 def _free(status: VacationStatus) -> str:
-    return format_about(status.left) if status.left else "none"
+    return format_span(status.left, 2) if status.left else "none"
 
 
 def settings_text(settings: UserSettings) -> str:
@@ -332,13 +325,13 @@ def settings_text(settings: UserSettings) -> str:
     if settings.dm_on_turn and settings.digest:
         turn += " (replaced by the digest while it is on)"
     if settings.reminders:
-        times = ", ".join(format_duration(offset) for offset in settings.reminders)
+        times = ", ".join(format_span(offset) for offset in settings.reminders)
         where = "by direct message" if settings.wants_dms else "in the game's thread"
         reminders = f"{times} before a deadline, {where}"
     else:
         reminders = "none"
     digest = (
-        f"on, at most every {format_duration(settings.digest_period)}" if settings.digest else "off"
+        f"on, at most every {format_span(settings.digest_period)}" if settings.digest else "off"
     )
     return "\n".join(
         [

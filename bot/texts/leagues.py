@@ -14,7 +14,7 @@ from bot.services.competition.league_views import (
     LeagueNews,
     LeagueView,
 )
-from bot.services.correspondence.durations import format_duration
+from bot.services.correspondence.durations import format_span, parse_time_control
 from bot.services.delivery.announcements import Kind
 from bot.storage.leagues import LeagueRecord, LeagueStatus, PlacementRecord, SeasonStatus
 from bot.texts.games import Style
@@ -53,7 +53,7 @@ def format_text(record: LeagueRecord) -> str:
     )
     return (
         f"divisions of {size} players, {pairs}, all games at once; seasons of up to "
-        f"{format_duration(record.season_length)}; the top two of each division go up, "
+        f"{format_span(record.season_length)}; the top two of each division go up, "
         "the bottom two go down"
     )
 
@@ -63,7 +63,8 @@ def league_summary(view: LeagueView, style: Style) -> str:
     record = view.record
     game = get_game(record.game).title
     rated = "rated" if record.rated else "casual"
-    clock = "no time limit" if record.time_control == "none" else record.time_control
+    control = parse_time_control(record.time_control)
+    clock = "no time limit" if control.is_none else control.describe()
     lines = [
         f"{league_heading(view)}: a {rated} {game} league ({clock}), run by "
         f"{record.organiser_name}.",
@@ -296,7 +297,7 @@ def _starts(news: LeagueNews) -> datetime:
 
 
 def forfeited_game_text(name: str, league: LeagueView, game_id: int) -> str:
-    """The line posted in a game aborted because a player left the league."""
+    """The line posted in a game ended as a forfeit because a player left the league."""
     return (
         f"Game #{game_id} is over: {name} left {league_heading(league)}, so it counts as a "
         f"loss for {name} and a win for their opponent."

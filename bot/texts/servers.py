@@ -3,7 +3,7 @@ moved out of a deleted thread or channel, and a challenge whose message cannot b
 
 from __future__ import annotations
 
-from bot.services.correspondence.durations import format_duration
+from bot.services.correspondence.durations import format_span
 from bot.services.delivery.announcements import ResumedNotice, SuspensionNotice
 from bot.storage.repository import ChallengeRecord, GameRecord
 from bot.storage.suspensions import SuspensionReason
@@ -34,7 +34,7 @@ def _games(games: tuple[GameRecord, ...]) -> str:
 
 def resumed_text(notice: ResumedNotice, style: Style) -> str:
     """The caption of a suspended game's board when it goes on."""
-    lasted = format_duration(notice.lasted)
+    lasted = format_span(notice.lasted)
     if notice.reason is SuspensionReason.REMOVED:
         head = (
             f"Tabula is back in this server: game #{notice.view.id} goes on after {lasted}, "

@@ -21,6 +21,7 @@ from bot.services.competition.tournament_views import (
     TournamentView,
     Withdrawal,
 )
+from bot.services.correspondence.durations import parse_time_control
 from bot.services.games.results import GameView
 from bot.storage.competition import PairingRecord, TournamentStatus
 from bot.texts.games import Style, game_title, start_caption
@@ -239,7 +240,7 @@ def tournament_summary(view: TournamentView, style: Style) -> str:
     """What a tournament is: game, format, clock, who runs it, entries, where it stands."""
     record = view.record
     game = get_game(record.game)
-    clock = "no clock" if record.time_control == "none" else f"{record.time_control} clock"
+    clock = parse_time_control(record.time_control).describe()
     lines = [
         f"{tournament_heading(view)} · {game_title(game, record.options)} · "
         f"{record.format.label}, {rounds_text(view)} · {clock} · "
@@ -487,7 +488,7 @@ def withdrawal_text(withdrawal: Withdrawal) -> str:
 
 def forfeit_text(game: GameView, absent_id: int, absent: str) -> str:
     """A tournament game not played because `absent` withdrew: a forfeit, said one way
-    everywhere (the game has no result of its own; the pairing is the forfeit)."""
+    everywhere (the game itself is won by the opponent by forfeit, unrated)."""
     seat = game.record.seat_of(absent_id)
     outcome = "it is a forfeit" if seat is None else f"{game.name(1 - seat)} wins it by forfeit"
     return (

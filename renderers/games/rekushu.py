@@ -70,11 +70,60 @@ def tile_texture(board: PointGrid, theme: Theme, seat: int) -> Image.Image:
     return texture
 
 
+def tile_rectangles(state: RekushuState, seat: int) -> list[tuple[int, int, int, int]]:
+    """`seat`'s tiles as few rectangles (left, bottom, right, top, in tiles), found from the
+    lowest row up: from each tile not yet covered, the larger of the widest-first and the
+    tallest-first rectangle of its tiles."""
+    tiles = state.size - 1
+    left_over = {
+        (x, y) for y in range(tiles) for x in range(tiles) if state.tile_owner(x, y) == seat
+    }
+    found = []
+    for y in range(tiles):
+        for x in range(tiles):
+            if (x, y) in left_over:
+                box = max(_widest(left_over, x, y), _tallest(left_over, x, y), key=_area)
+                found.append(box)
+                left, bottom, right, top = box
+                left_over -= {
+                    (i, j) for i in range(left, right + 1) for j in range(bottom, top + 1)
+                }
+    return found
+
+
+def _widest(tiles: set[tuple[int, int]], x: int, y: int) -> tuple[int, int, int, int]:
+    """The rectangle of `tiles` from (x, y): as wide as it goes, then as tall as that allows."""
+    right = x
+    while (right + 1, y) in tiles:
+        right += 1
+    top = y
+    while all((i, top + 1) in tiles for i in range(x, right + 1)):
+        top += 1
+    return x, y, right, top
+
+
+def _tallest(tiles: set[tuple[int, int]], x: int, y: int) -> tuple[int, int, int, int]:
+    """The rectangle of `tiles` from (x, y): as tall as it goes, then as wide as that allows."""
+    top = y
+    while (x, top + 1) in tiles:
+        top += 1
+    right = x
+    while all((right + 1, j) in tiles for j in range(y, top + 1)):
+        right += 1
+    return x, y, right, top
+
+
+def _area(box: tuple[int, int, int, int]) -> int:
+    left, bottom, right, top = box
+    return (right - left + 1) * (top - bottom + 1)
+
+
 class RekushuRenderer(GameRenderer[RekushuState]):
     """Draws Rekushu positions."""
 
     game_name = "rekushu"
     state_type = RekushuState
+    area_noun = "tiles"
 
     def layout(self, state: RekushuState) -> BoardLayout:
         return board_for(state.size)
@@ -143,6 +192,20 @@ class RekushuRenderer(GameRenderer[RekushuState]):
 
     def pieces(self, state: RekushuState, seat: int) -> list[str]:
         return [format_point(*cell) for cell in sorted(state.stones(seat))]
+
+    def areas(self, state: RekushuState, seat: int) -> list[str]:
+        return [
+            f"{format_point(left, bottom)}-{format_point(right + 1, top + 1)}"
+            for left, bottom, right, top in tile_rectangles(state, seat)
+        ]
+
+    def crossed_out(self, state: RekushuState) -> str:
+        removed = sorted(state.removed_last)
+        if not removed:
+            return ""
+        colour = state.game.colours[1 - state.to_move]
+        cells = " ".join(format_point(*cell) for cell in removed)
+        return f"The claim removed {colour}'s corner stones {cells} (crossed out)"
 
     def hint_paths(self, state: RekushuState, origin: Coord | None) -> Iterable[list[Coord]]:
         if origin is None:

@@ -2,9 +2,9 @@
 
 A stake is a stone put beside the board (rules, "Staking"), so it is drawn in a tray
 beside the board, level with the row of its liberty: Black's in a tray on the left,
-White's on the right, each just outside the row numbers, printed with the liberty's
-column letter (so the stake left of row 5 lettered `e` reads "e 5"). The liberty itself
-keeps a small hollow diamond in the owner's colours.
+White's on the right, each just outside the row numbers, printed with its liberty's
+name (`e5`). A tray is only as tall as the rows of its stakes. The liberty itself keeps
+a small hollow diamond in the owner's colours.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from renderers.intersections import PointGrid
 from renderers.page import BOARD_TOP, PAD, WIDTH, Caption
 from renderers.sprites import Point
 from renderers.theme import Theme
-from rules.squares import column_letter, format_point, parse_point
+from rules.squares import format_point, parse_point
 from rules.stones import MoveKind, StonesState, goal_text, lead_text
 
 COLOURS = ("black", "white")
@@ -42,7 +42,7 @@ never overlapping."""
 CROWDED_GAP = 3
 """The space between stakes in a crowded row."""
 LETTERED = 16
-"""The smallest stake (in pixels) that still carries its column letter."""
+"""The smallest stake (in pixels) that still carries its liberty's name."""
 
 StakeKey = tuple[int, int, int]
 """A stake as (col, row, seat) of its liberty and owner."""
@@ -117,6 +117,20 @@ def tray_slots(board: StakeBoard, state: StonesState) -> dict[StakeKey, Slot]:
     }
 
 
+def tray_around(board: StakeBoard, seat: int, held: Iterable[Slot]) -> tuple[int, int, int, int]:
+    """The box of `seat`'s tray around the stakes it holds, within its full box: from the
+    board's side out to the farthest stake, and as tall as the rows of those stakes."""
+    left, top, right, bottom = board.tray_box(seat)
+    held = list(held)
+    upper = round(min(y - diameter / 2 for (_, y), diameter in held)) - SLOT_GAP
+    lower = round(max(y + diameter / 2 for (_, y), diameter in held)) + SLOT_GAP
+    if seat == 0:  # the left tray grows leftward from the board
+        left = max(left, round(min(x - diameter / 2 for (x, _), diameter in held)) - SLOT_GAP)
+    else:
+        right = min(right, round(max(x + diameter / 2 for (x, _), diameter in held)) + SLOT_GAP)
+    return left, max(top, upper), right, min(bottom, lower)
+
+
 @lru_cache(maxsize=16)
 def board_for(size: int) -> StakeBoard:
     """The layout of a board with `size` lines."""
@@ -166,15 +180,18 @@ class StonesRenderer(GameRenderer[StonesState]):
         captured = set(state.stakes_captured_last)
         slots = tray_slots(board, state)
         for seat in sorted({seat for _, _, seat in slots}):  # a tray only when it holds stakes
-            canvas.rounded_rectangle(board.tray_box(seat), radius=12, fill=theme.rgb("panel"))
+            held = [slot for (_, _, owner), slot in slots.items() if owner == seat]
+            canvas.rounded_rectangle(
+                tray_around(board, seat, held), radius=12, fill=theme.rgb("panel")
+            )
         marker = max(20, round(board.spacing * 0.36))
         for (col, row, seat), (centre, diameter) in sorted(slots.items()):
             colour = COLOURS[seat]
             taken = (col, row, seat) in captured
             alpha = 90 if taken else 255
             if diameter >= LETTERED:
-                letter = column_letter(col)
-                stake = sprites.labelled_stone(theme, colour, diameter, letter, alpha=alpha)
+                label = format_point(col, row)
+                stake = sprites.labelled_stone(theme, colour, diameter, label, alpha=alpha)
             else:
                 stake = sprites.stone(theme, colour, diameter, alpha=alpha)
             canvas.paste(stake, centre)
@@ -209,12 +226,12 @@ class StonesRenderer(GameRenderer[StonesState]):
     def caption(self, state: StonesState) -> Caption:
         facts = []
         for seat in (0, 1):
-            items = [
-                f"prisoners {state.prisoners[seat]}",
-                f"{lead_text(state.lead(seat))} (needs {goal_text(state.threshold(seat))})",
-            ]
-            if state.stakes(seat):
+            items = [f"prisoners {state.prisoners[seat]}"]
+            if state.stakes(seat):  # the short facts together: two lines split narrowest
                 items.append(f"stakes {len(state.stakes(seat))}")
+            items.append(
+                f"{lead_text(state.lead(seat))} (needs {goal_text(state.threshold(seat))})"
+            )
             facts.append(tuple(items))
         decisive = tuple(state.lead(seat) >= state.threshold(seat) for seat in (0, 1))
         note = "may return a prisoner" if state.can_return() else None
@@ -235,6 +252,21 @@ class StonesRenderer(GameRenderer[StonesState]):
         stones = [format_point(*cell) for cell in sorted(state.stones(seat))]
         stakes = [f"stake {format_point(*cell)}" for cell in sorted(state.stakes(seat))]
         return stones + stakes
+
+    def crossed_out(self, state: StonesState) -> str:
+        taken = []
+        for seat in (0, 1):
+            stones = [format_point(c, r) for c, r, s in sorted(state.captured_last) if s == seat]
+            stakes = [
+                f"stake {format_point(c, r)}"
+                for c, r, s in sorted(state.stakes_captured_last)
+                if s == seat
+            ]
+            if stones or stakes:
+                taken.append(f"{state.game.colours[seat]}'s {' '.join(stones + stakes)}")
+        if not taken:
+            return ""
+        return f"The last move took {' and '.join(taken)} (crossed out)"
 
     def hint_targets(self, state: StonesState, origin: Coord | None) -> Iterable[Coord]:
         if origin is not None:

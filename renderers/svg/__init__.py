@@ -101,6 +101,7 @@ def board_svg(
         f".{ROOT_CLASS} .link.white{{stroke:var(--tabula-white,{theme.white})}}",
         f".{ROOT_CLASS} .link.black{{stroke:var(--tabula-black,{theme.black})}}",
         f".{ROOT_CLASS} .dot.last{{fill:var(--tabula-accent,{theme.accent})}}",
+        f".{ROOT_CLASS} .dot.earlier{{fill:var(--tabula-earlier,{theme.earlier})}}",
         f".{ROOT_CLASS} .moved{{fill:var(--tabula-earlier,{theme.earlier});"
         f"stroke:var(--tabula-white,{theme.white});stroke-width:1.5}}",
         f".{ROOT_CLASS} .tb{{fill:var(--tabula-black-tile,{theme.black_tile})}}",

@@ -125,14 +125,21 @@ def paint_diffusion(state: DiffusionState, board: SquareBoard, last_move: bool) 
             kind = "king" if cell in kings else "stone"
             drawing.pieces[cell] = Piece(diffusion.COLOURS[seat], kind, state.frozen_size(*cell))
     diameter = board.stone_diameter()
-    for cell in state.moved_this_turn if state.turn_paths else ():
+    moved = diffusion.moved_in_turn(state) if state.turn_paths or last_move else frozenset()
+    when = "moved this turn" if state.turn_paths else "moved last turn"
+    for cell in sorted(moved):
         x, y = board.centre(cell)
-        x, y = x + diameter * 0.4, y + diameter * 0.38
-        h = board.cell * 0.21
+        x, y = x + diameter * 0.38, y + diameter * 0.36
+        h = board.cell * 0.25
         triangle = points([(x, y - h), (x + h, y + h * 0.8), (x - h, y + h * 0.8)])
         drawing.over.append(f'<path class="moved" d="{triangle}z"/>')
-        drawing.say(cell, "moved this turn")
+        drawing.say(cell, when)
     path = state.last_path
+    if last_move:  # the turn's earlier moves, thin, under the last
+        for earlier in diffusion.shown_turn(state)[0][:-1]:
+            if len(earlier) >= 2:
+                width = board.cell * diffusion.EARLIER_WIDTH
+                drawing.under.append(path_line(board, list(earlier), "earlier", width))
     if last_move and len(path) >= 2:
         width = board.cell * diffusion.PATH_WIDTH
         drawing.under.append(path_line(board, list(path), "last", width))

@@ -62,3 +62,10 @@ def test_the_docker_image_installs_every_fallback_font() -> None:
     dockerfile = (Path(__file__).parents[2] / "deploy" / "Dockerfile").read_text()
     for family in fonts.FALLBACK_FAMILIES:
         assert f" {family.debian_package} " in dockerfile, family.name
+
+
+def test_the_install_page_names_every_fallback_font_package() -> None:
+    """An operator installing without Docker reads the packages on the install page."""
+    page = (Path(__file__).parents[2] / "docs" / "operating" / "deploy.md").read_text()
+    for family in fonts.FALLBACK_FAMILIES:
+        assert family.debian_package in page, family.name

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from PIL import GifImagePlugin, Image
+from PIL import GifImagePlugin, Image, ImageChops, ImageStat
 
 from bot.cli import main
 
@@ -72,3 +72,19 @@ def test_bench_render_reports_time_and_sizes(capsys: pytest.CaptureFixture[str])
     assert report["game"] == "groups"
     assert report["median_ms"] > 0 and report["png_kb"] > 1
     assert max(report["width"], report["height"]) <= 1024
+
+
+def test_the_documentation_pictures_are_those_the_examples_draw(tmp_path: Path) -> None:
+    """`--examples` draws one picture per game, and docs/images holds them as the current
+    renderer draws them (within a font's rasterising differences): regenerate them with
+    `tabula render --examples docs/images` after changing the pictures."""
+    assert main(["render", "--examples", str(tmp_path)]) == 0
+    drawn = sorted(path.name for path in tmp_path.glob("*.png"))
+    assert drawn == ["diffusion.png", "groups.png", "hexade.png", "rekushu.png", "stones.png"]
+    docs = Path(__file__).resolve().parents[2] / "docs" / "images"
+    for name in drawn:
+        new, old = Image.open(tmp_path / name).convert("RGB"), Image.open(docs / name)
+        assert new.size == old.size, name
+        difference = ImageChops.difference(new, old.convert("RGB"))
+        assert max(ImageStat.Stat(difference).mean) < 1.5, name
+    assert main(["render", "groups", "--examples", str(tmp_path)]) == 2

@@ -52,7 +52,8 @@ async def test_a_correspondence_game_in_the_console(tmp_path: Path) -> None:
 
 async def test_vacation_times_read_as_asked(tmp_path: Path) -> None:
     """A vacation of 5d is "back in 5d" a few seconds later, and ending it at once
-    leaves "30d", not "29d23h59m57s"; durations read as everywhere (1d 11h)."""
+    leaves "29d 23h", not "29d23h59m57s": durations read as everywhere (1d 11h), cut to
+    two units and never rounded up."""
     session = await open_session(tmp_path / "v.sqlite3", ManualClock())
     try:
         printed = await session.run(
@@ -61,9 +62,9 @@ async def test_vacation_times_read_as_asked(tmp_path: Path) -> None:
         )
         assert "(to bob) 🏖 You are on vacation, back in 5d:" in printed
         assert "(to bob) You are on vacation, back in 5d:" in printed
-        assert "Vacation left in 2025: 30d." in printed
+        assert "Vacation left in 2025: 29d 23h." in printed
         assert "(to bob) You are on vacation, back in 1d 11h:" in printed
-        assert "Used in 2025: 1d12h of 30d" in printed  # 36h and 3s, shown to the hour
+        assert "Used in 2025: 1d 12h of 30d" in printed  # 36h and 3s, cut to the hour
     finally:
         await session.repo.close()
 
@@ -97,7 +98,7 @@ async def test_a_capped_increment_clock_in_the_console(tmp_path: Path) -> None:
         )
     finally:
         await session.repo.close()
-    assert "⏱ 7d+1d max 10d (bank + increment, capped): alice has 7d left" in printed
+    assert "⏱ 7d + 1d a move, at most 10d: alice has 7d left" in printed
     assert "bob has 7d left (runs out in 7d). alice has 7d." in printed
 
 

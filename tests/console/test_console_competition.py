@@ -89,7 +89,7 @@ async def test_an_entry_window_starts_the_tournament_on_a_later_line(tmp_path: P
             "alice> /tournament join\nbob> /tournament join\n"
         )
         clock.advance(timedelta(hours=1))
-        printed = await session.run("bob> /tournament withdraw\n/games\n")
+        printed = await session.run("bob> /tournament withdraw\n/games\nalice> /board 1\n")
     finally:
         await session.repo.close()
     assert "Hexade Knockout (#1) has started with 2 players: round 1 of 1." in printed
@@ -101,6 +101,9 @@ async def test_an_entry_window_starts_the_tournament_on_a_later_line(tmp_path: P
     assert printed.count(forfeit) == 2  # the answer, and where the game was played
     assert "aborted" not in printed and "no result" not in printed
     assert "🏆 Hexade Knockout (#1) is over: @alice wins!" in printed
+    why = "bob withdrew from the tournament; a forfeit, no rating changes"
+    assert f"alice wins with White ({why}).\n" in printed  # the game's own board says it
+    assert f"alice wins: {why}" in printed
 
 
 async def test_pairings_name_the_round_and_the_tournament_apart(session: Session) -> None:

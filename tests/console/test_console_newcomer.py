@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import sqlite3
 from pathlib import Path
@@ -10,6 +11,7 @@ import pytest
 
 from bot.cli import main
 from tests.console.test_console import Session, session  # noqa: F401
+from tests.databases import Backend
 
 
 async def test_rules_show_the_starting_position(session: Session) -> None:  # noqa: F811
@@ -70,6 +72,25 @@ def test_a_manual_clock_plays_on_a_scratch_copy(
     with sqlite3.connect(database) as db:
         assert db.execute("SELECT COUNT(*) FROM games").fetchone() == (0,)
         assert db.execute("SELECT COUNT(*) FROM challenges").fetchone() == (1,)
+
+
+async def test_a_manual_clock_on_postgresql_says_it_writes_into_the_database(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    postgres_backend: Backend,
+) -> None:
+    """A PostgreSQL database cannot be copied: --manual-clock says first that this
+    session writes its simulated dates into it, and then plays on it."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.StringIO("alice> /play groups @bob\n"))
+    arguments = ["console", "--database", postgres_backend.location, "--manual-clock"]
+    assert await asyncio.to_thread(main, arguments) == 0  # the console runs its own loop
+    err = capsys.readouterr().err
+    assert err.startswith("--manual-clock: postgresql://")
+    assert "cannot be copied, so this session writes its simulated dates into it" in err
+    repository = await postgres_backend.open()
+    assert len(await repository.open_challenges()) == 1
 
 
 async def test_texts_a_new_user_reads(session: Session) -> None:  # noqa: F811

@@ -6,9 +6,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from renderers import MAX_DESCRIPTION, BoardView, describe
+from renderers.base import renderer_for
 from renderers.describe import fit_description
 from renderers.samples import random_game
 from rules import get_game
+from rules.rekushu import REKUSHU, RekushuState
+from rules.squares import format_point
+from rules.stones import STONES
 from tests.renderers.helpers import after
 
 VIEW = BoardView(players=("Ada", "Grace"), clocks=("2d 3h left", None))
@@ -25,11 +29,12 @@ def test_a_groups_position_is_described_in_full() -> None:
 
 
 def test_stones_says_prisoners_leads_and_stakes() -> None:
-    """Counts as the header says them, stakes after the stones, the board's size with the game."""
+    """Counts as the header says them (the short ones first), stakes after the stones, the
+    board's size with the game."""
     state = after(get_game("stones"), "a1", "j9", "stake a2", "c5")
     assert describe(state, BoardView(players=("Ada", "Grace"))) == (
-        "Stones, 9×9, move 4: c5. Ada (Black) to move. Ada (Black): prisoners 0, 6 behind "
-        "(needs 1 or more ahead), stakes 1. Grace (White): prisoners 6, 6 ahead (needs 13 or "
+        "Stones, 9×9, move 4: c5. Ada (Black) to move. Ada (Black): prisoners 0, stakes 1, "
+        "6 behind (needs 1 or more ahead). Grace (White): prisoners 6, 6 ahead (needs 13 or "
         "more ahead). Black (2): a1 stake a2. White (2): c5 j9."
     )
 
@@ -91,3 +96,74 @@ def test_never_longer_than_discord_allows(
     state = random_game(game, seed=seed, plies=plies)[-1]
     text = describe(state, BoardView(players=names, status=status))
     assert 0 < len(text) <= MAX_DESCRIPTION
+
+
+def test_rekushu_tiles_are_named_as_rectangles() -> None:
+    """Each player's tiles as rectangles by opposite corners, as a claim names them."""
+    state = REKUSHU.position(
+        size=8, black=["h8"], black_tiles=["a1-c3", "e5"], white_tiles=["a5-c8", "c5-e6"]
+    )
+    text = describe(state)
+    assert text.endswith(
+        "Black's tiles: a1-c3 e5-f6. White's tiles: a5-c8 c5-e6. "
+        "Black (1): h8. White: none on the board."
+    )
+
+
+def test_a_claim_says_which_corner_stones_it_removed() -> None:
+    """The stones a claim removed are crossed out in the picture, and said."""
+    moves = ("a1", "h8", "c1", "h7", "a3", "g8", "c3 a1-c3")
+    state = after(get_game("rekushu"), *moves, size=8)
+    assert describe(state).endswith(
+        "The claim removed Black's corner stones a1 a3 c1 c3 (crossed out). "
+        "Black's tiles: a1-c3. Black: none on the board. White (3): g8 h7 h8."
+    )
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 1000), plies=st.integers(0, 400), size=st.sampled_from([8, 20]))
+def test_rekushu_tile_rectangles_cover_exactly_the_tiles(seed: int, plies: int, size: int) -> None:
+    """The rectangles named for a player's tiles, claimed again, are exactly those tiles."""
+    state = random_game("rekushu", {"size": size}, seed=seed, plies=plies)[-1]
+    assert isinstance(state, RekushuState)
+    renderer = renderer_for(state)
+    named = [renderer.areas(state, seat) for seat in (0, 1)]
+    again = REKUSHU.position(size=size, black_tiles=named[0], white_tiles=named[1])
+    assert (again.black_tiles, again.white_tiles) == (state.black_tiles, state.white_tiles)
+    assert sum(len(areas) for areas in named) <= sum(state.tile_counts)
+
+
+def test_a_crowded_rekushu_board_keeps_its_tiles_before_its_stones() -> None:
+    """On a large board late in the game the tiles (the score) are said before any stone."""
+    state = random_game("rekushu", {"size": 20}, seed=1, plies=300)[-1]
+    text = describe(state, BoardView(players=("A" * 30, "B" * 30)))
+    assert len(text) <= MAX_DESCRIPTION
+    assert "Black's tiles: " in text and "White's tiles: " in text
+    assert text.index("White's tiles: ") < text.index("Black (")
+
+
+def test_stones_says_what_a_capture_took() -> None:
+    """A capture's stones and stakes, crossed out in the picture, are said before the board."""
+    state = STONES.position(black=["b2", "c1"], white=["b1"], white_stakes=["a1"], size=5)
+    state = state.play_text("a1")
+    assert "The last move took White's b1 stake a1 (crossed out)." in describe(state)
+    assert describe(state).endswith("Black (3): a1 b2 c1. White: none on the board.")
+
+
+def test_diffusion_says_which_stones_were_captured() -> None:
+    """A captured stone stays on the board, swapped: where it stands now is said, by colour."""
+    states = random_game("diffusion", seed=0, plies=30)
+    renderer = renderer_for(states[0])
+    said = 0
+    for state in states:
+        crossed = renderer._crossed(state)  # type: ignore[attr-defined]
+        text = describe(state)
+        if crossed:
+            said += 1
+            names = " ".join(format_point(*cell) for cell in sorted(crossed))
+            assert f"crossed out where they stand now: Black's {names}." in text or (
+                f"crossed out where they stand now: White's {names}." in text
+            )
+        else:
+            assert "crossed out" not in text
+    assert said

@@ -7,7 +7,15 @@ from renderers.games.diffusion import BOARD
 from renderers.samples import random_game
 from renderers.theme import DEFAULT_THEME as THEME
 from rules.diffusion import DIFFUSION, DiffusionState
-from tests.renderers.helpers import after, around, count_near, distance, footer_text, pixel
+from tests.renderers.helpers import (
+    after,
+    around,
+    count_near,
+    distance,
+    footer_text,
+    pixel,
+    texts,
+)
 
 MOVES = ["k9-k10-l10", "j8-j9-j10-h10"]
 
@@ -49,23 +57,51 @@ def test_group_size_is_printed_on_each_stone() -> None:
 
 
 def test_paths_of_the_turn_and_moved_stones() -> None:
-    """Only the last path is drawn (the turn's earlier paths crossed it); the stones moved
-    this turn carry a small triangle, which the status line explains."""
+    """The last path wide in the accent, the turn's earlier ones thin in the colour of the
+    triangles on the stones moved this turn, which the status line explains."""
     state = play(*MOVES)
     image = render(state)
     accent, earlier = THEME.rgb("accent"), THEME.rgb("earlier")
     step = around(locate(state, "j9"), BOARD.cell * 0.2)
     assert count_near(image, step, accent) > 10
-    # k10 lies on the first move's path, between its stones: no path is drawn there now.
+    # k10 lies on the first move's path, between its stones: drawn thin, not in the accent.
     between = around(locate(state, "k10"), BOARD.cell * 0.12)
-    assert count_near(image, between, earlier) == 0
+    assert count_near(image, between, earlier) > 5
     assert count_near(image, between, accent) == 0
-    corner = BOARD.stone_diameter() * 0.4
     for moved in ("l10", "h10"):
-        x, y = locate(state, moved)
-        assert count_near(image, around((x + corner, y + corner), BOARD.cell * 0.2), earlier) > 10
+        assert count_near(image, _triangle_box(state, moved), earlier) > 10
     assert count_near(image, around(locate(state, "c3"), BOARD.cell * 0.5), earlier) == 0
-    assert "▲ moved this turn" in footer_text(state)
+    assert "blue ▲ moved this turn" in footer_text(state)
+    assert texts(state, part="footer")[-1].endswith(
+        "turn 1 (moves 1-2 so far): k9 to l10, j8 to h10"
+    )
+
+
+def test_a_completed_turn_is_shown_whole() -> None:
+    """After a turn, every stone it moved carries a triangle and every path is drawn, and
+    the move line numbers the turn as the announcement does ("Turn 1 (moves 1-4)")."""
+    state = play(*MOVES, "l8-l9-m9", "m7-m8-n8")
+    assert state.to_move == 1 and not state.turn_paths
+    image = render(state)
+    earlier = THEME.rgb("earlier")
+    for moved in ("l10", "h10", "m9"):
+        assert count_near(image, _triangle_box(state, moved), earlier) > 10
+    for on_a_path in ("k10", "j9", "l9"):
+        assert count_near(image, around(locate(state, on_a_path), BOARD.cell * 0.12), earlier) > 5
+    assert count_near(image, around(locate(state, "m8"), BOARD.cell * 0.12), THEME.rgb("accent"))
+    assert "blue ▲ moved last turn" in footer_text(state)
+    assert texts(state, part="footer")[-1] == (
+        "Diffusion Chess  ·  turn 1 (moves 1-4): k9 to l10, j8 to h10, l8 to m9, m7 to n8"
+    )
+    following = state.play_text("k11-k10")
+    assert texts(following, part="footer")[-1].endswith("turn 2 (move 5 so far): k11-k10")
+
+
+def _triangle_box(state: DiffusionState, cell: str) -> tuple[int, int, int, int]:
+    """Where the triangle of a moved stone on `cell` is drawn: at its lower right."""
+    x, y = locate(state, cell)
+    corner = BOARD.stone_diameter() * 0.37
+    return around((x + corner, y + corner), BOARD.cell * 0.2)
 
 
 def test_kings_wear_crowns() -> None:

@@ -3,8 +3,9 @@ made faster: building the operation list in a cheaper way must not change a sing
 
 The digests live in `ops_digests.json` (and the descriptions' in `describe_digests.json`).
 Run this module as a script to print the operations' digests again
-(`python -m tests.renderers.test_ops`), but only from code whose pictures are known right:
-regenerating them after a change hides exactly what this test is for.
+(`python -m tests.renderers.test_ops > tests/renderers/ops_digests.json`, and with the word
+`descriptions` for the descriptions'), but only from code whose pictures and descriptions are
+known right: regenerating them after a change hides exactly what this test is for.
 """
 
 from __future__ import annotations
@@ -133,6 +134,14 @@ def digests() -> dict[str, str]:
     }
 
 
+def description_digests() -> dict[str, str]:
+    """The digest of every case's description."""
+    return {
+        name: hashlib.sha256(describe(state, view).encode()).hexdigest()
+        for name, state, view in cases()
+    }
+
+
 def test_operations_are_those_of_the_stored_digests() -> None:
     """Every picture has exactly the operations the renderers made before."""
     stored = json.loads(DIGESTS.read_text())
@@ -145,10 +154,7 @@ def test_operations_are_those_of_the_stored_digests() -> None:
 def test_descriptions_are_those_of_the_stored_digests() -> None:
     """Every picture's description is the one the renderers gave before."""
     stored = json.loads(DESCRIPTIONS.read_text())
-    found = {
-        name: hashlib.sha256(describe(state, view).encode()).hexdigest()
-        for name, state, view in cases()
-    }
+    found = description_digests()
     assert found.keys() == stored.keys()
     changed = [name for name, digest in found.items() if stored[name] != digest]
     assert not changed, f"{len(changed)} of {len(found)} descriptions changed: {changed[:10]}"
@@ -259,4 +265,7 @@ def test_text_extents_are_the_boxes_of_the_drawn_texts(anchor: str) -> None:
 
 
 if __name__ == "__main__":
-    print(json.dumps(digests(), indent=1, sort_keys=True))
+    import sys
+
+    found = description_digests() if sys.argv[1:] == ["descriptions"] else digests()
+    print(json.dumps(found, indent=1, sort_keys=True))

@@ -18,6 +18,7 @@ from renderers.fonts import font
 from renderers.page import seat_name
 from renderers.text import TextImage, raqm_available, runs, text_image, text_length
 from rules import get_game
+from tests.renderers.helpers import texts
 
 FONTS = Path(__file__).parent / "fonts"
 CJK = FallbackFont(str(FONTS / "NotoSansCJK-Subset.otf"))
@@ -135,3 +136,18 @@ def test_the_whole_picture_draws_every_script() -> None:
     assert reddish(header) > 5  # the die
     text = describe(state, view)
     assert "Zoë 🎲 Ñandú (White)" in text and "田中 محمد resigned." in text
+
+
+def test_a_long_cjk_name_with_an_emoji_is_drawn_whole_beside_stakes() -> None:
+    """On the smallest Stones board, with stakes on both sides (the widest facts), a
+    19-character CJK name with an emoji shrinks but is not cut: the short facts share a
+    line so the long one has its own."""
+    name = "山田花子中山太郎あいうアイウ김민수한국🎲"
+    state = get_game("stones").new_game(size=5)
+    for move in ("a1", "e5", "stake a2", "stake e4", "stake b1", "d4", "b2"):
+        state = state.play_text(move)
+    view = BoardView(players=("Maximilian Alexander WorthingX", name), clocks=("2d 3h", "6d"))
+    lines = texts(state, view, part="header")
+    assert name in lines
+    assert "prisoners 6   stakes 1" in lines
+    assert not any(line.endswith("…") for line in lines)

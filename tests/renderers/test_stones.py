@@ -7,7 +7,7 @@ import itertools
 from PIL import Image
 
 from renderers import locate, render
-from renderers.games.stones import StonesRenderer, board_for
+from renderers.games.stones import StonesRenderer, board_for, tray_around, tray_slots
 from renderers.intersections import star_points
 from renderers.page import BOARD_TOP, WIDTH
 from renderers.theme import DEFAULT_THEME as THEME
@@ -42,11 +42,16 @@ def test_stones_sit_on_intersections() -> None:
     assert c[0] - b[0] == board_for(9).spacing
 
 
+STONE = 10
+"""How near a colour is to a stone's to be taken for one: closer than the page's background,
+which shows around a tray only as tall as its stakes."""
+
+
 def dark_runs(image: Image.Image, y: float, x0: int, x1: int) -> list[int]:
     """The x of the first pixel of each run of black-stone pixels on row `y` from x0 to x1."""
     starts, inside = [], False
     for x in range(x0, x1):
-        near = distance(pixel(image, (x, y)), THEME.rgb("black")) < 24
+        near = distance(pixel(image, (x, y)), THEME.rgb("black")) < STONE
         if near and not inside:
             starts.append(x)
         inside = near
@@ -70,15 +75,21 @@ def test_stakes_stand_beside_the_board_level_with_their_liberty() -> None:
     black, white = THEME.rgb("black"), THEME.rgb("white")
     for point in ("a2", "b1"):
         y = locate(state, point)[1]
-        assert count_near(image, band(0, y), black) > 40, point
-        assert count_near(image, band(1, y), black) == 0, point
+        assert count_near(image, band(0, y), black, STONE) > 40, point
+        assert count_near(image, band(1, y), black, STONE) == 0, point
     y = locate(state, "j8")[1]
-    assert count_near(image, band(1, y), white) > 40
-    assert count_near(image, band(0, y), white) == 0
+    assert count_near(image, band(1, y), white, STONE) > 40
+    assert count_near(image, band(0, y), white, STONE) == 0
     for empty in ("a5", "a9", "a3"):
         y = locate(state, empty)[1]
-        assert count_near(image, band(0, y), black) == 0, empty
-        assert count_near(image, band(1, y), white) == 0, empty
+        assert count_near(image, band(0, y), black, STONE) == 0, empty
+        assert count_near(image, band(1, y), white, STONE) == 0, empty
+    # Each tray is only as tall as the rows of its stakes: the left one from row 2 down to
+    # row 1, the right one around row 8.
+    held = [slot for (_, _, seat), slot in tray_slots(board, state).items() if seat == 0]
+    _, left_top, _, left_bottom = tray_around(board, 0, held)
+    assert locate(state, "a3")[1] < left_top < locate(state, "a2")[1]
+    assert locate(state, "b1")[1] < left_bottom < locate(state, "a1")[1] + board.spacing / 2
 
 
 def test_a_liberty_keeps_only_a_small_hollow_mark() -> None:
@@ -188,9 +199,13 @@ def test_trays_are_drawn_only_for_players_with_stakes() -> None:
     state = play("a1", "j9", "stake a2", "j8", size=9)
     image = render(state)
     board = board_for(9)
+    row_two, row_nine = locate(state, "a2")[1], locate(state, "a9")[1]
     for seat, colour in ((0, "panel"), (1, "background")):
-        left, top, right, _ = board.tray_box(seat)
-        assert distance(pixel(image, ((left + right) / 2, top + 20)), THEME.rgb(colour)) < 4
+        left, _, right, _ = board.tray_box(seat)
+        x = right - 3 if seat == 0 else left + 3  # beside the board, clear of the stake
+        assert distance(pixel(image, (x, row_two)), THEME.rgb(colour)) < 4
+        # no tray above the rows of the stakes
+        assert distance(pixel(image, (x, row_nine)), THEME.rgb("background")) < 4
 
 
 def test_stakes_are_drawn_large_enough_to_see() -> None:

@@ -151,6 +151,19 @@ def test_diffusion_stones_carry_their_size_and_the_king() -> None:
         assert "king" in classes
 
 
+def test_a_completed_diffusion_turn_is_shown_whole() -> None:
+    """As in the picture: after a turn, its earlier paths are drawn thin and every stone it
+    moved is marked and labelled as moved last turn."""
+    state = get_game("diffusion").new_game()
+    for move in ("k9-k10-l10", "j8-j9-j10-h10", "l8-l9-m9", "m7-m8-n8"):
+        state = state.play_text(move)
+    svg = board_svg(state)
+    assert svg.count('class="path earlier"') == 3 and svg.count('class="moved"') == 4
+    cells = cells_of(svg)
+    for moved in ("l10", "h10", "m9", "n8"):
+        assert "moved last turn" in (cells[moved].get("aria-label") or ""), moved
+
+
 def test_stakes_are_data_on_their_liberty() -> None:
     """A Stones stake shows as `data-stake` on the point of its liberty."""
     game = get_game("stones")

@@ -110,8 +110,11 @@ def test_threshold_and_compensation_can_be_overridden() -> None:
     [
         ({"size": 4}, "size must be an integer from 5 to 19"),
         ({"size": 20}, "size must be an integer from 5 to 19"),
-        ({"threshold": 0}, "threshold must be an integer from 1 to 361"),
-        ({"compensation": -1}, "compensation must be an integer from 0 to 361"),
+        ({"threshold": 0}, "threshold must be an integer from 1 to size × size \\(at most 361\\)"),
+        (
+            {"compensation": -1},
+            "compensation must be an integer from 0 to size × size \\(at most 361\\)",
+        ),
         ({"komi": 6}, "Stones has no option 'komi'"),
     ],
 )

@@ -8,8 +8,8 @@ import pytest
 
 from bot.services.correspondence.durations import (
     TimeControl,
-    format_about,
     format_duration,
+    format_span,
     parse_duration,
     parse_time_control,
 )
@@ -71,6 +71,7 @@ def test_time_controls() -> None:
     per_move = parse_time_control("3d")
     assert per_move == TimeControl(per_move=timedelta(days=3))
     assert str(per_move) == "3d" and per_move.describe() == "3d per move"
+    assert parse_time_control("1d12h").describe() == "1d 12h per move"
     capped = parse_time_control("7d+1d max 10d")
     assert capped == TimeControl(
         initial=timedelta(days=7), increment=timedelta(days=1), cap=timedelta(days=10)
@@ -86,13 +87,22 @@ def test_time_controls() -> None:
         parse_time_control("7d+1d")
 
 
-def test_durations_for_reading_are_rounded() -> None:
-    """To the minute under a day, to the hour from a day on; never cut short."""
+def test_durations_for_reading_are_spaced_and_cut_never_rounded_up() -> None:
+    """Units largest first with spaces; with `parts`, what is past them is cut, so a clock
+    never shows more time than is left; zeros are left out."""
     cases = {
-        timedelta(days=29, hours=23, minutes=59, seconds=57): "30d",
-        timedelta(days=1, hours=12, seconds=3): "1d12h",
-        timedelta(hours=5, minutes=29, seconds=31): "5h30m",
-        timedelta(seconds=20): "0s",
-        timedelta(minutes=1, seconds=29): "1m",
+        (timedelta(days=29, hours=23, minutes=59, seconds=57), 2): "29d 23h",
+        (timedelta(days=1, hours=12, seconds=3), 4): "1d 12h 3s",
+        (timedelta(days=2, minutes=30), 2): "2d",
+        (timedelta(hours=5, minutes=29, seconds=31), 2): "5h 29m",
+        (timedelta(seconds=20), 2): "20s",
+        (timedelta(seconds=-5), 4): "0s",
+        (timedelta(days=365), 4): "365d",
     }
-    assert {delta: format_about(delta) for delta in cases} == cases
+    assert {key: format_span(*key) for key in cases} == cases
+
+
+@pytest.mark.parametrize("delta", [timedelta(minutes=1), timedelta(days=1, hours=12, seconds=5)])
+def test_a_span_reads_back(delta: timedelta) -> None:
+    """What `format_span` writes in full, `parse_duration` reads back."""
+    assert parse_duration(format_span(delta)) == delta

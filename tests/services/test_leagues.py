@@ -103,6 +103,13 @@ async def test_a_league_through_two_seasons_with_a_withdrawal_and_a_restart(
         assert game.result in (Result.FIRST_WINS_BY_FORFEIT, Result.SECOND_WINS_BY_FORFEIT)
     assert kinds(env) == [Kind.LEAGUE_SEASON_STARTED, Kind.LEAGUE_WITHDRAWAL]
     assert len(env.notifier.league_posts[-1].aborted) == 5
+    for gone in departure.aborted:  # the game's own record says what the league says
+        record = await env.repo.get_game(gone.id)
+        assert record is not None and record.status is GameStatus.FINISHED
+        assert record.winner == 1 - record.players.index(leaver.id) and not record.rated
+        assert record.result_reason == (
+            f"{leaver.name} left {view.record.name}; a forfeit, no rating changes"
+        )
     with pytest.raises(InvalidStateError):
         await env.services.leagues.leave(GUILD, view.id, leaver.id)
 

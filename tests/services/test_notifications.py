@@ -182,3 +182,15 @@ async def test_a_challenge_without_a_time_takes_the_servers_default(env: Env) ->
         time_control="none",
     )
     assert explicit.time_control == "none"
+
+
+async def test_games_hides_the_moves_of_a_turn_under_way_from_the_opponent(env: Env) -> None:
+    """Two moves into Alice's Diffusion Chess turn, her /games counts them; Bob's still
+    shows the move number of the turn's start, as his board does."""
+    game = await env.start("diffusion")
+    await env.services.games.play(game.id, ALICE.id, "k9-k10")
+    await env.services.games.play(game.id, ALICE.id, "j8-j9")
+    [mine] = await env.services.notifications.dashboard(ALICE.id)
+    [theirs] = await env.services.notifications.dashboard(BOB.id)
+    assert mine.record.ply == 2 and mine.my_turn
+    assert theirs.record.ply == 0 and not theirs.my_turn

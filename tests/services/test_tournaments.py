@@ -10,6 +10,7 @@ from datetime import timedelta
 
 import pytest
 
+from bot.boards import render_board, status_line
 from bot.competition.colours import colour_difference, seat_histories
 from bot.competition.glicko2 import Rating
 from bot.competition.records import Result
@@ -22,6 +23,7 @@ from bot.services.errors import InvalidInputError, InvalidStateError, NotAllowed
 from bot.services.games.players import Player
 from bot.storage.competition import PairingRecord, PlayerRating, TournamentStatus
 from bot.storage.repository import GameRecord, GameStatus
+from bot.texts.games import result_text
 from bot.texts.tournaments import (
     pairings_message,
     round_started_message,
@@ -280,17 +282,42 @@ async def test_a_withdrawal_and_a_timeout_in_a_round_robin(env: Env) -> None:
         await env.services.tournaments.withdraw(GUILD, view.id, Member(P2))
 
 
-async def test_withdrawing_before_the_first_move_aborts_the_game(env: Env) -> None:
-    """A game nobody moved in is aborted, scored as a forfeit and not rated."""
+async def test_a_forfeit_whose_pairing_was_not_stored_is_scored_as_one(env: Env) -> None:
+    """After a crash between forfeiting the game and storing the withdrawal's results, the
+    tournament scores the game as the forfeit it was, not as a win played."""
+    view = await start(env, await create(env, "swiss", 4, rounds=2))
+    [game] = [g for _, g in await games_in_progress(env, view) if P2.id in g.players]
+    stayed = 1 - game.seat_of(P2.id)  # type: ignore[operator]
+    await env.services.games.forfeit(game.id, stayed, "p2 withdrew from the tournament")
+    await env.repo.withdraw_entrant(view.id, P2.id, env.clock.now(), [])
+    view = await env.services.tournaments.advance(view.id)
+    stored = view.pairing_of_game(game.id)
+    assert stored is not None and stored.result is not None
+    assert stored.result.is_forfeit and stored.result.winner_seat == stayed
+
+
+async def test_withdrawing_before_the_first_move_forfeits_the_game(env: Env) -> None:
+    """A game nobody moved in is won by the opponent by forfeit, unrated: the game's own
+    record, its result line and its picture say so as the pairing does."""
     view = await start(env, await create(env, "swiss", 4, rounds=2))
     withdrawal = await env.services.tournaments.withdraw(GUILD, view.id, Member(P2))
     await env.services.background.settle()
     [aborted] = withdrawal.aborted
-    assert aborted.record.status is GameStatus.ABORTED
+    game = await env.services.games.view(aborted.id)
+    stayed = 1 - game.record.seat_of(P2.id)  # type: ignore[operator]
+    assert (game.record.status, game.record.winner) == (GameStatus.FINISHED, stayed)
+    assert not game.record.rated
+    winner = game.record.names[stayed]
+    reason = "p2 withdrew from the tournament; a forfeit, no rating changes"
+    assert result_text(game) == f"**{winner} wins** with {game.colour(stayed)} ({reason})."
+    assert status_line(game) == f"{winner} wins: {reason}"
+    picture = render_board(game)
+    assert picture.description is not None and f"{winner} wins: {reason}." in picture.description
     assert [g.id for g in env.notifier.aborted] == [aborted.id]
     view = await env.services.tournaments.view(view.id)
     pairing = view.pairing_of_game(aborted.id)
     assert pairing is not None and pairing.result is not None and pairing.result.is_forfeit
+    assert pairing.result.winner_seat == stayed
     assert await env.repo.rating_changes(aborted.id) == []
     view = await play_round(env, view, first_wins)
     assert view.current_round == 2

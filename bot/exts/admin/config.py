@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import bot_of
-from bot.services.correspondence.durations import format_duration
+from bot.services.correspondence.durations import format_span
 from bot.services.settings import WEB_ACCESS
 from bot.storage.repository import GuildSettings
 
@@ -33,7 +33,7 @@ def settings_text(settings: GuildSettings) -> str:
             "**Tabula settings for this server**",
             f"Games may be started in: {channels}.",
             f"Each game gets its own thread: {'yes' if settings.threads else 'no'}.",
-            f"Challenges expire after {format_duration(settings.challenge_expiry)}.",
+            f"Challenges expire after {format_span(settings.challenge_expiry)}.",
             f"Default time control: {settings.default_time_control}.",
             f"Tournaments are run by members with {organisers}.",
             f"Web pages of games: {WEB_WORDS.get(settings.web, settings.web)}.",

@@ -18,8 +18,9 @@ How leagues behave (the decisions the docs repeat):
   progress are then aborted and score nothing for either player. The top two of each
   division go up, the bottom two go down, and the next season takes entries at once.
 - A player who leaves during a season has every game of theirs without a result
-  forfeited: a loss for them, a win for the opponent (games in progress are aborted and
-  scored so). They finish last in their division and are out of the next season.
+  forfeited: a loss for them, a win for the opponent (games in progress end so, unrated,
+  in their own records too). They finish last in their division and are out of the next
+  season.
 - Every announcement is stored in the outbox with the change it reports; every step is
   stored before the next, and a scheduler job does whatever a restart interrupted.
 """
@@ -57,7 +58,7 @@ from bot.services.competition.league_views import (
 from bot.services.competition.ratings import RatingService
 from bot.services.competition.tournaments import Member
 from bot.services.correspondence.durations import (
-    format_duration,
+    format_span,
     parse_duration,
     parse_time_control,
 )
@@ -70,7 +71,7 @@ from bot.services.errors import (
     NotAllowedError,
     NotFoundError,
 )
-from bot.services.games.games import GameService
+from bot.services.games.games import GameService, is_forfeit
 from bot.services.games.players import Player
 from bot.services.games.results import GameView
 from bot.services.ids import storable
@@ -251,8 +252,8 @@ class LeagueService:
         length = parse_duration(season)
         if not MIN_SEASON <= length <= MAX_SEASON:
             raise InvalidInputError(
-                f"A season lasts between {format_duration(MIN_SEASON)} and "
-                f"{format_duration(MAX_SEASON)} (got {format_duration(length)})."
+                f"A season lasts between {format_span(MIN_SEASON)} and "
+                f"{format_span(MAX_SEASON)} (got {format_span(length)})."
             )
         if games_per_pair not in (1, 2):
             raise InvalidInputError(
@@ -270,8 +271,8 @@ class LeagueService:
             window = parse_duration(entry_window)
             if not MIN_ENTRY_WINDOW <= window <= MAX_ENTRY_WINDOW:
                 raise InvalidInputError(
-                    f"The entry window must be between {format_duration(MIN_ENTRY_WINDOW)} "
-                    f"and {format_duration(MAX_ENTRY_WINDOW)} (got {format_duration(window)})."
+                    f"The entry window must be between {format_span(MIN_ENTRY_WINDOW)} "
+                    f"and {format_span(MAX_ENTRY_WINDOW)} (got {format_span(window)})."
                 )
         settings = await self._settings.check_game_channel(guild_id, channel_id)
         clock_text = str(parse_time_control(time_control or settings.default_time_control))
@@ -345,7 +346,7 @@ class LeagueService:
         """Forfeit a leaving player's games without a result (under the league's lock)."""
         user_id = placement.user_id
         reason = f"{placement.name} left {view.record.name}"
-        aborted = await self._abort_games_of(view, user_id, reason)
+        aborted = await self._forfeit_games_of(view, user_id, reason)
         forfeited: list[LeagueGameRecord] = []
         async with self._locked(view.id) as current:
             forfeits = []
@@ -355,8 +356,10 @@ class LeagueService:
                 found = (
                     None if game.game_id is None else await self._repository.get_game(game.game_id)
                 )
-                if found is not None and found.status is GameStatus.FINISHED:
-                    # It ended before the player left: its result stands.
+                ended = found is not None and found.status is GameStatus.FINISHED
+                if found is not None and ended and not is_forfeit(found):
+                    # It ended before the player left: its result stands (a game
+                    # forfeited just now is scored as the forfeit below).
                     await self._repository.set_league_result(
                         game.id, Result.from_winner(found.winner)
                     )
@@ -382,22 +385,29 @@ class LeagueService:
             await self._outbox.add([row])
         await self._outbox.committed()
         # A game another process made for the player just before is ended as well.
-        aborted += await self._abort_games_of(await self.view(view.id), user_id, reason)
+        aborted += await self._forfeit_games_of(await self.view(view.id), user_id, reason)
         log.info("league %s: player %s left season %s", view.id, user_id, placement.season)
         return Departure(
             await self.view(view.id), user_id, placement.name, tuple(forfeited), tuple(aborted)
         )
 
-    async def _abort_games_of(self, view: LeagueView, user_id: int, reason: str) -> list[GameView]:
-        """End the player's league games in progress without a result."""
-        aborted = []
+    async def _forfeit_games_of(
+        self, view: LeagueView, user_id: int, reason: str
+    ) -> list[GameView]:
+        """End the player's league games in progress as forfeits: the opponent wins,
+        unrated."""
+        ended = []
         for game in view.games:
             if game.game_id is None or user_id not in (game.first_id, game.second_id):
                 continue
-            gone = await self._games.abort(game.game_id, reason)
+            record = await self._games.record(game.game_id)
+            seat = record.seat_of(user_id)
+            if not record.is_active or seat is None:
+                continue
+            gone = await self._games.forfeit(game.game_id, 1 - seat, reason)
             if gone is not None:
-                aborted.append(gone)
-        return aborted
+                ended.append(gone)
+        return ended
 
     # --- cancelling ---
 
@@ -605,10 +615,12 @@ class LeagueService:
             found = await self._repository.get_game(game.game_id)
             if found is None or found.status is GameStatus.ACTIVE:
                 continue
-            if found.status is GameStatus.FINISHED:
+            first, second = game.first_id in withdrawn, game.second_id in withdrawn
+            if found.status is GameStatus.FINISHED and not (
+                is_forfeit(found) and (first or second)
+            ):
                 result = Result.from_winner(found.winner)
-            else:  # aborted: nobody scores, unless a player left
-                first, second = game.first_id in withdrawn, game.second_id in withdrawn
+            else:  # forfeited or aborted: nobody scores, unless a player left
                 result = Result.forfeit(first, second) if first or second else Result.DOUBLE_FORFEIT
             if await self._repository.set_league_result(game.id, result):
                 changed = True

@@ -82,7 +82,7 @@ class Withdrawal:
     resigned: tuple[GameView, ...] = ()
     """Games they were playing, now lost (and rated when the tournament is)."""
     aborted: tuple[GameView, ...] = ()
-    """Games nobody had moved in yet, aborted and scored as forfeits."""
+    """Games nobody had moved in yet, won by the opponent by forfeit (unrated)."""
 
 
 @dataclass(frozen=True, slots=True)

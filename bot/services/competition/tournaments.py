@@ -20,9 +20,9 @@ How tournaments behave (the decisions docs/servers/tournaments.md repeats):
   the final standings are posted. A scheduler job does the same for anything a crash
   interrupted, so every step survives a restart.
 - A player who withdraws resigns the games they are playing (rated like any
-  resignation); a game in which nobody has moved yet is aborted instead and scored as a
-  forfeit (unrated). They are not paired again; in a round robin their remaining games
-  are forfeits. Results so far stand.
+  resignation); a game in which nobody has moved yet is won by the opponent by forfeit
+  instead (unrated), in the game's own record as in the pairings. They are not paired
+  again; in a round robin their remaining games are forfeits. Results so far stand.
 - Cancelling ends the tournament without final standings: no more rounds, and games in
   progress are aborted (no result, unrated).
 """
@@ -50,7 +50,7 @@ from bot.services.competition.tournament_views import (
     Withdrawal,
 )
 from bot.services.correspondence.durations import (
-    format_duration,
+    format_span,
     parse_duration,
     parse_time_control,
 )
@@ -63,7 +63,7 @@ from bot.services.errors import (
     NotFoundError,
     TournamentOrganisersOnlyError,
 )
-from bot.services.games.games import GameService
+from bot.services.games.games import GameService, is_forfeit
 from bot.services.games.players import Player
 from bot.services.games.results import GameView
 from bot.services.ids import storable
@@ -345,8 +345,8 @@ class TournamentService:
             window = parse_duration(entry_window)
             if not MIN_ENTRY_WINDOW <= window <= MAX_ENTRY_WINDOW:
                 raise InvalidInputError(
-                    f"The entry window must be between {format_duration(MIN_ENTRY_WINDOW)} "
-                    f"and {format_duration(MAX_ENTRY_WINDOW)} (got {format_duration(window)})."
+                    f"The entry window must be between {format_span(MIN_ENTRY_WINDOW)} "
+                    f"and {format_span(MAX_ENTRY_WINDOW)} (got {format_span(window)})."
                 )
             closes = now + window
         title = " ".join((name or "").split()) or f"{rules.title} {chosen.label}"
@@ -608,16 +608,17 @@ class TournamentService:
             game = await self._repository.get_game(pairing.game_id)
             if game is None or game.status is GameStatus.ACTIVE:
                 continue
+            first_gone = pairing.first_id in withdrawn
+            second_gone = pairing.second_id in withdrawn
+            gone = first_gone or second_gone
+            forfeit = Result.forfeit(first_gone, second_gone) if gone else Result.DOUBLE_FORFEIT
             if game.status is GameStatus.FINISHED:
-                result = Result.from_winner(game.winner)
+                played = Result.from_winner(game.winner)
+                # ended as the withdrawal's forfeit, the one who stayed winning
+                unplayed = is_forfeit(game) and forfeit.winner_seat == played.winner_seat
+                result = forfeit if gone and unplayed else played
             else:  # aborted outside the tournament: nobody scores, unless one withdrew
-                first_gone = pairing.first_id in withdrawn
-                second_gone = pairing.second_id in withdrawn
-                result = (
-                    Result.forfeit(first_gone, second_gone)
-                    if first_gone or second_gone
-                    else Result.DOUBLE_FORFEIT
-                )
+                result = forfeit
             if await self._store_result(view.id, pairing.id, result):
                 changed = True
         return await self.view(view.id) if changed else view
@@ -755,8 +756,8 @@ class TournamentService:
     async def _end_games_of(
         self, view: TournamentView, target: int, reason: str
     ) -> tuple[list[GameView], list[GameView]]:
-        """Resign `target`'s games in progress (abort those nobody has moved in):
-        (resigned, aborted)."""
+        """Resign `target`'s games in progress; those nobody has moved in are won by the
+        opponent by forfeit, unrated: (resigned, forfeited)."""
         resigned: list[GameView] = []
         aborted: list[GameView] = []
         for pairing in view.pairings:
@@ -767,7 +768,7 @@ class TournamentService:
                 continue
             seat = 0 if pairing.first_id == target else 1
             if game.ply == 0 or pairing.result is not None:
-                gone = await self._games.abort(game.id, reason)
+                gone = await self._games.forfeit(game.id, 1 - seat, reason)
                 if gone is not None:
                     aborted.append(gone)
                 continue

@@ -32,7 +32,7 @@ def parse_duration(text: str) -> timedelta:
             total += int(digits) * _UNITS[unit]
         if len(digits) > 6 or total > MAX_DURATION:
             raise InvalidInputError(
-                f"{quoted(text)} is too long: a duration is at most {format_duration(MAX_DURATION)}"
+                f"{quoted(text)} is too long: a duration is at most {format_span(MAX_DURATION)}"
             )
     if total <= timedelta():
         raise InvalidInputError(
@@ -47,8 +47,26 @@ def quoted(text: str, limit: int = 30) -> str:
     return repr(cleaned if len(cleaned) <= limit else cleaned[: limit - 1] + "…")
 
 
+def format_span(delta: timedelta, parts: int = 4) -> str:
+    """A duration for reading, spelled one way in every message: units from the largest,
+    separated by spaces ("2d 5h", "1h 30m", "45s"), at most `parts` of them from the
+    largest present, the rest cut (never rounded up: a clock never shows more time than
+    is left); "0s" for none. `parse_duration` reads it back when nothing was cut."""
+    seconds = max(0, int(delta.total_seconds()))
+    amounts = []
+    for unit in ("d", "h", "m", "s"):
+        size = int(_UNITS[unit].total_seconds())
+        amounts.append((seconds // size, unit))
+        seconds %= size
+    first = next((i for i, (amount, _) in enumerate(amounts) if amount), len(amounts) - 1)
+    shown = amounts[first : first + parts]
+    return " ".join(f"{amount}{unit}" for amount, unit in shown if amount) or "0s"
+
+
 def format_duration(delta: timedelta) -> str:
-    """The shortest text `parse_duration` reads back as `delta` (whole seconds)."""
+    """The compact text `parse_duration` reads back as `delta` (whole seconds), "1d12h":
+    only for text meant to be typed back (a time control's option value, the settings
+    file); messages write durations with `format_span`."""
     seconds = int(delta.total_seconds())
     if seconds <= 0:
         return "0s"
@@ -59,14 +77,6 @@ def format_duration(delta: timedelta) -> str:
             parts.append(f"{seconds // size}{unit}")
             seconds %= size
     return "".join(parts)
-
-
-def format_about(delta: timedelta) -> str:
-    """`format_duration` rounded for reading: to the minute under a day, to the hour from
-    a day on ("29d23h59m57s" reads "30d")."""
-    seconds = delta.total_seconds()
-    step = 3600 if seconds >= 86400 else 60
-    return format_duration(timedelta(seconds=round(seconds / step) * step))
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,11 +108,15 @@ class TimeControl:
         return "none"
 
     def describe(self) -> str:
-        """The time control in words, for boards and challenges."""
+        """The time control in words, for boards and challenges (`str` is the compact form
+        typed in options)."""
         if self.per_move is not None:
-            return f"{format_duration(self.per_move)} per move"
-        if not self.is_none:
-            return f"{self} (bank + increment, capped)"
+            return f"{format_span(self.per_move)} per move"
+        if self.initial is not None and self.increment is not None and self.cap is not None:
+            return (
+                f"{format_span(self.initial)} + {format_span(self.increment)} a move, "
+                f"at most {format_span(self.cap)}"
+            )
         return "no clock"
 
 
@@ -127,13 +141,13 @@ def parse_time_control(text: str) -> TimeControl:
     cap = parse_duration(match["cap"])
     if cap < initial:
         raise InvalidInputError(
-            f"The cap ({format_duration(cap)}) must be at least the initial time "
-            f"({format_duration(initial)})."
+            f"The cap ({format_span(cap)}) must be at least the initial time "
+            f"({format_span(initial)})."
         )
     if increment >= cap:
         raise InvalidInputError(
-            f"The increment ({format_duration(increment)}) is not less than the cap "
-            f"({format_duration(cap)}), so every move would fill the bank to the cap: "
+            f"The increment ({format_span(increment)}) is not less than the cap "
+            f"({format_span(cap)}), so every move would fill the bank to the cap: "
             f"for that, give a time per move like {format_duration(cap)}."
         )
     return TimeControl(initial=initial, increment=increment, cap=cap)

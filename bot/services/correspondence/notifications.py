@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 from bot.services.clock import Clock
 from bot.services.correspondence.alerts import DigestNotice, Waiting
 from bot.services.correspondence.clocks import ClockService, ClockStatus
-from bot.services.correspondence.durations import format_duration, parse_duration
+from bot.services.correspondence.durations import format_span, parse_duration
 from bot.services.delivery.announcements import digest_row, turn_dm_row
 from bot.services.delivery.outbox import Outbox
 from bot.services.errors import InvalidInputError
@@ -52,8 +52,8 @@ def parse_reminders(text: str) -> tuple[timedelta, ...]:
         offset = parse_duration(part)
         if not MIN_REMINDER <= offset <= MAX_REMINDER:
             raise InvalidInputError(
-                f"A reminder comes between {format_duration(MIN_REMINDER)} and "
-                f"{format_duration(MAX_REMINDER)} before the deadline (got {part})."
+                f"A reminder comes between {format_span(MIN_REMINDER)} and "
+                f"{format_span(MAX_REMINDER)} before the deadline (got {part})."
             )
         offsets.add(offset)
     if len(offsets) > MAX_REMINDERS:
@@ -156,8 +156,8 @@ class NotificationService:
             period = parse_duration(digest_period)
             if not MIN_DIGEST_PERIOD <= period <= MAX_DIGEST_PERIOD:
                 raise InvalidInputError(
-                    f"The digest period is between {format_duration(MIN_DIGEST_PERIOD)} and "
-                    f"{format_duration(MAX_DIGEST_PERIOD)} (got {format_duration(period)})."
+                    f"The digest period is between {format_span(MIN_DIGEST_PERIOD)} and "
+                    f"{format_span(MAX_DIGEST_PERIOD)} (got {format_span(period)})."
                 )
             changes["digest_period"] = period
         updated = replace(settings, **changes)  # type: ignore[arg-type]
@@ -196,8 +196,12 @@ class NotificationService:
         lines = []
         for record in records:
             seat = record.seat_of(user_id)
-            if seat is not None:
-                lines.append(GameLine(record, seat, await self._clocks.status(record)))
+            if seat is None:
+                continue
+            shown = record
+            if record.to_move != seat:  # the opponent's turn under way is not shown, nor counted
+                shown = (await self._games.public_view(record)).record
+            lines.append(GameLine(shown, seat, await self._clocks.status(record)))
         return sorted(lines, key=by_urgency)
 
     async def next_games(self, user_id: int, after: int) -> list[Waiting]:

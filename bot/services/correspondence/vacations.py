@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 
 from bot.services.clock import Clock
 from bot.services.correspondence.clocks import ClockService
-from bot.services.correspondence.durations import format_duration, parse_duration
+from bot.services.correspondence.durations import format_span, parse_duration
 from bot.services.delivery.announcements import vacation_rows
 from bot.services.delivery.outbox import Outbox
 from bot.services.errors import ConflictError, InvalidInputError, InvalidStateError
@@ -134,8 +134,8 @@ class VacationService:
         wanted = parse_duration(length) if length and length.strip() else None
         if wanted is not None and wanted < MIN_VACATION:
             raise InvalidInputError(
-                f"A vacation lasts at least {format_duration(MIN_VACATION)} "
-                f"(you asked for {format_duration(wanted)})."
+                f"A vacation lasts at least {format_span(MIN_VACATION)} "
+                f"(you asked for {format_span(wanted)})."
             )
         status = await self.status(user_id)
         if status.vacation is not None:
@@ -145,10 +145,10 @@ class VacationService:
         vacations = await self._repository.vacations(user_id, year_span(now.year)[0])
         end = latest_end(now, self.allowance, vacations, wanted)
         if end - now < MIN_VACATION:
-            left = f"only {format_duration(status.left)}" if status.left > timedelta() else "none"
+            left = f"only {format_span(status.left, 2)}" if status.left > timedelta() else "none"
             raise InvalidStateError(
-                f"You have {left} of your {format_duration(self.allowance)} of vacation left "
-                f"in {now.year}, and a vacation needs at least {format_duration(MIN_VACATION)}. "
+                f"You have {left} of your {format_span(self.allowance)} of vacation left "
+                f"in {now.year}, and a vacation needs at least {format_span(MIN_VACATION)}. "
                 "The allowance renews on 1 January."
             )
         async with self._repository.atomic():

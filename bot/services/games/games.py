@@ -172,6 +172,15 @@ def _notation(moves: Sequence[MoveRecord]) -> str:
     return ", ".join(move.notation for move in moves)
 
 
+FORFEIT = "a forfeit, no rating changes"
+"""How the reason of a game won by forfeit (`GameService.forfeit`) ends."""
+
+
+def is_forfeit(record: GameRecord) -> bool:
+    """True for a game that `GameService.forfeit` ended."""
+    return record.status is GameStatus.FINISHED and (record.result_reason or "").endswith(FORFEIT)
+
+
 def _trailing_turn(moves: Sequence[MoveRecord]) -> list[MoveRecord]:
     """The last run of moves by one seat: the latest (possibly unfinished) turn."""
     if not moves:
@@ -771,6 +780,22 @@ class GameService:
             if not record.is_active:
                 return None
             return await self._finish(record, None, reason, GameStatus.ABORTED, rows=None)
+
+        async with self._locks(game_id):
+            return await self._retrying(game_id, attempt)
+
+    async def forfeit(self, game_id: int, winner: int, reason: str) -> GameView | None:
+        """End an active game that will not be played out (a player withdrew): `winner`
+        wins by forfeit, unrated ("...; a forfeit, no rating changes"), and the finish
+        hooks do not run (the competition scores it as a forfeit itself). None when the
+        game had ended already."""
+
+        async def attempt() -> GameView | None:
+            record = await self.record(game_id)
+            if not record.is_active:
+                return None
+            why = f"{reason}; {FORFEIT}"
+            return await self._finish(record, winner, why, rated=False, rows=None)
 
         async with self._locks(game_id):
             return await self._retrying(game_id, attempt)

@@ -29,7 +29,7 @@ from bot.services.competition.leagues import LeagueService
 from bot.services.competition.tournaments import TournamentService
 from bot.services.computer.computer import ComputerService, computer_seat
 from bot.services.correspondence.clocks import ClockService
-from bot.services.correspondence.durations import format_duration
+from bot.services.correspondence.durations import format_span
 from bot.services.delivery.announcements import resumed_row, suspension_dm_row
 from bot.services.delivery.outbox import Outbox
 from bot.services.errors import InvalidStateError
@@ -211,7 +211,7 @@ class SuspensionService:
             "suspension %s of server %s ended after %s: %d game(s) go on",
             suspension.id,
             suspension.guild_id,
-            format_duration(lasted),
+            format_span(lasted),
             len(games),
         )
         for record in games:
@@ -272,7 +272,7 @@ class SuspensionService:
     async def _expire(self, suspension: Suspension) -> Suspension | None:
         """Abort what the suspension holds, then record how it ended. Every step may run
         again after a crash: a cancelled competition or an aborted game stays so."""
-        days = format_duration(self.period)
+        days = format_span(self.period)
         if suspension.reason is SuspensionReason.REMOVED:
             reason = f"Tabula was removed from this server and not invited back within {days}"
         else:
