@@ -252,6 +252,12 @@ def cases() -> list[Hostile]:
             "not a move of Groups",
         ),
         Hostile("json-syntax", b'{"header": {}, "moves": [1,]}', "not valid JSON"),
+        Hostile(
+            "json-an-array", b"[1,2,3]", "the file is JSON but not a game record: it holds an array"
+        ),
+        Hostile(
+            "json-a-number", b"12345", "the file is JSON but not a game record: it holds a number"
+        ),
         # --- SGF ---
         Hostile("sgf-size-word", sgf_with("SZ[9]", "SZ[abc]"), "SZ[abc]: the board size"),
         Hostile("sgf-size-rectangle", sgf_with("SZ[9]", "SZ[9:9]"), "SZ[9:9]: a board of"),
@@ -299,7 +305,17 @@ def cases() -> list[Hostile]:
             sgf_with(")\n", ";B[aa]" * 5001 + ")\n"),
             "more than 5,000 moves",
         ),
+        Hostile(
+            "sgf-too-many-values",
+            sgf_with("PB[alice]", "PB" + "[alice]" * 50_001),
+            "the SGF record's main line holds more than 50,000 values",
+        ),
         # --- text ---
+        Hostile(
+            "text-unknown-field",
+            text_with("Rated: ", "Note: hi\nRated: "),
+            "line 10: 'Note' is not a field of a text record",
+        ),
         Hostile(
             "text-quoted-name-with-newline",
             text_with("White: alice\n", 'White: "bob\\nEvent: Fake"\n'),

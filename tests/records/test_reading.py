@@ -21,7 +21,7 @@ from bot.records.endings import RULES_ENDINGS, by_the_rules
 from bot.records.limits import UNREADABLE, UNREADABLE_CHARACTER, excerpt
 from bot.records.replay import replay
 from bot.records.sgf import from_sgf, read_sgf, text_value, to_sgf
-from bot.records.text import from_text, to_text
+from bot.records.text import from_text, numbered_lines, to_text
 from bot.records.transcript import RecordError, Seat, Transcript
 from rules import OptionValue
 from tests.records.games import CASES, random_moves, random_transcript
@@ -244,6 +244,67 @@ def test_a_user_id_of_another_site_is_left_out_but_a_digit_lookalike_is_refused(
         data["header"]["players"][1]["userid"] = bad
         with pytest.raises(RecordError, match=r"^header\.players\[1\]\.userid "):
             from_ap_json(json.dumps(data))
+
+
+def test_a_json_file_that_is_not_an_object_is_told_so_as_json() -> None:
+    """An array, a number, a string or null at the top: JSON's own message, not the text
+    record's; a text that only starts like a number is still told what a text record is."""
+    for text, kind in [
+        ("[1,2,3]", "an array"),
+        ("[" + "0," * 999_998 + "0]", "an array"),
+        ("12345", "a number"),
+        ("-7", "a number"),
+        ('"hello"', "a string"),
+        ("null", "null"),
+        ("true", "true or false"),
+    ]:
+        with pytest.raises(RecordError) as caught:
+            read_record(text)
+        assert str(caught.value) == (
+            f"the file is JSON but not a game record: it holds {kind}, and a record in JSON "
+            'is an object, {"header": {…}, "moves": […]}'
+        )
+    for text in ("1. White: d2", "12 apples", "true story"):
+        with pytest.raises(RecordError, match="a text record starts with the line"):
+            read_record(text)
+    with pytest.raises(RecordError, match=r"^not valid JSON: Expecting value at line 1"):
+        read_record("[1, 2,")
+
+
+def test_a_text_record_with_carriage_returns_alone_reads_as_with_line_feeds() -> None:
+    """Old Mac line endings (CR alone) and Windows ones (CR LF) read as the same record;
+    a bad line is quoted alone, not with the lines after it."""
+    text = to_text(random_transcript("hexade", {"size": 5}, 1, "resigned"))
+    assert from_text(text.replace("\n", "\r")) == from_text(text)
+    assert from_text(text.replace("\n", "\r\n")) == from_text(text)
+    with pytest.raises(RecordError) as caught:
+        read_record(text.replace("Rated: no", "Rated no").replace("\n", "\r"))
+    assert str(caught.value) == "line 10: 'Rated no' is not a header line (Key: value)"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["a", "b: c", " ", "\t", "\u3000", "\n", "\r", "\r\n"])))
+def test_text_lines_are_numbered_as_an_editor_numbers_them(pieces: list[str]) -> None:
+    """Every line that is not blank comes with its number, as if the file were split at
+    each LF, CR LF or CR; runs of blank lines are skipped but still counted."""
+    text = "".join(pieces)
+    split = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    found = list(numbered_lines(text))
+    assert [(n, line) for n, line in found if line.strip()] == [
+        (n, line) for n, line in enumerate(split, start=1) if line.strip()
+    ]
+    assert all(split[n - 1] == line for n, line in found) and found[0][0] == 1
+    blank = next((n for n, line in enumerate(split, start=1) if not line.strip()), None)
+    assert blank is None or blank in [n for n, _ in found]
+
+
+def test_a_text_record_refuses_a_field_it_does_not_have() -> None:
+    """Only the fields the format defines: anything else is refused, naming them."""
+    text = to_text(stones()).replace("Rated: no\n", "Rated: no\nNote: hello\n")
+    with pytest.raises(RecordError) as caught:
+        from_text(text)
+    assert str(caught.value).startswith("line 11: 'Note' is not a field of a text record")
+    assert "(the fields: Game, Options, White, Black, Result, Reason, Started" in str(caught.value)
 
 
 # --- results the moves must support ---
