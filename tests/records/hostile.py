@@ -212,6 +212,27 @@ def cases() -> list[Hostile]:
             "ended by the rules ('all six stones connected'), but after its 0 moves",
         ),
         Hostile(
+            "json-rules-ending-capitalised",
+            groups_json([], "All six stones connected"),
+            "ended by the rules ('All six stones connected'), but after its 0 moves",
+        ),
+        Hostile(
+            "json-rules-ending-with-punctuation",
+            groups_json([], "all six stones connected!"),
+            "ended by the rules ('all six stones connected!'), but after its 0 moves",
+        ),
+        Hostile(
+            "json-made-up-reason",
+            groups_json([], "no winner after 399 moves"),
+            "the reason 'no winner after 399 moves' is not one Tabula records: the rules of "
+            "Groups end a game with all six stones connected |",
+        ),
+        Hostile(
+            "json-the-winner-resigned",
+            groups_json(DROP_WIN[:4], "alice resigned", winner=0),
+            "the record gives the win to White ('alice'), but its reason 'alice resigned' has",
+        ),
+        Hostile(
             "json-resigned-after-the-rules-ended",
             groups_json(DROP_WIN, "bob resigned"),
             "the moves end the game (all six stones connected), but the record gives",

@@ -17,7 +17,7 @@ from sgfmill import sgf, sgf_grammar
 
 from bot.records import read_record, read_with_notes
 from bot.records.ap_json import from_ap_json, to_ap_json
-from bot.records.endings import RULES_ENDINGS, by_the_rules
+from bot.records.endings import RULES_ENDINGS, by_the_rules, like_the_rules
 from bot.records.limits import UNREADABLE, UNREADABLE_CHARACTER, excerpt
 from bot.records.replay import replay
 from bot.records.sgf import from_sgf, read_sgf, text_value, to_sgf
@@ -337,3 +337,70 @@ def test_an_ending_by_the_rules_needs_moves_that_reach_it() -> None:
     cut = replace(played, turns=played.turns[:-1])
     with pytest.raises(RecordError, match="the game is not over"):
         replay(cut)
+
+
+@pytest.mark.parametrize(("name", "options"), CASES[:6] + CASES[-5:])
+def test_a_rules_ending_in_other_case_or_punctuation_must_be_reached_too(
+    name: str, options: dict[str, OptionValue]
+) -> None:
+    """`All six stones connected`, `all six stones connected!`: read as the rules' own
+    ending, so the moves must reach it; with no moves they do not."""
+    _, state = random_moves(name, options, 0)
+    outcome = state.outcome()
+    assert outcome is not None
+    base = random_transcript(name, options, 0, "resigned")
+    said = outcome.reason
+    for near in {
+        said.upper(),
+        said[0].swapcase() + said[1:],
+        f"{said}!",
+        f" {said}.",
+        said.replace(" ", "  ", 1),
+    }:
+        assert like_the_rules(name, near), near
+        with pytest.raises(RecordError, match=r"ended by the rules .*, but after its 0 moves"):
+            replay(replace(base, turns=(), winner=outcome.winner, reason=near))
+
+
+def test_a_reason_tabula_does_not_record_is_refused_naming_the_accepted_ones() -> None:
+    """A made-up reason, or the rules' words with another number, is neither the rules'
+    ending nor a player's: refused, listing what a record of that game may say."""
+    base = random_transcript("groups", {"start": "drop"}, 1, "resigned")
+    for reason in ("no winner after 399 moves", "the referee stopped it", "resigned", ""):
+        with pytest.raises(RecordError) as caught:
+            replay(replace(base, turns=(), winner=0, reason=reason))
+        assert str(caught.value) == (
+            f"the reason {reason!r} is not one Tabula records: the rules of Groups end a game "
+            "with all six stones connected | the same position occurred three times | no "
+            "winner after 400 moves | White/Black has no legal move; a player with NAME "
+            "resigned | NAME ran out of time | NAME withdrew from the tournament | draw "
+            "agreed | as recorded"
+        )
+
+
+def test_a_players_ending_stands_as_stated_if_it_agrees_with_the_result() -> None:
+    """Resignations, time, withdrawals and agreed draws need no particular moves, but
+    they name the player who lost (a draw names nobody)."""
+    base = random_transcript("stones", {}, 1, "resigned")
+    assert [seat.name for seat in base.seats] == ["alice", "bob"]
+    for winner, reason in [
+        (0, "bob resigned"),
+        (1, "alice ran out of time"),
+        (0, "bob ran out of time without moving: not rated"),
+        (1, "alice resigned before any move: not rated"),
+        (0, "bob withdrew from the tournament"),
+        (None, "draw agreed"),
+        (None, "draw agreed before any move: not rated"),
+        (1, "as recorded"),
+        (None, "as recorded"),
+    ]:
+        replay(replace(base, winner=winner, reason=reason))
+    for winner, reason, message in [
+        (0, "alice resigned", r"gives the win to Black \('alice'\), but its reason 'alice "),
+        (None, "bob resigned", "the record says the game was drawn, but its reason"),
+        (1, "draw agreed", "the record gives a win for White, but its reason is 'draw agreed'"),
+        (0, "carol resigned", r"names 'carol', who is not a player of this game \('alice',"),
+        (0, "Bob resigned", "names 'Bob', who is not a player"),
+    ]:
+        with pytest.raises(RecordError, match=message):
+            replay(replace(base, winner=winner, reason=reason))
