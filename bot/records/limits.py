@@ -47,11 +47,13 @@ def line_at(text: str, index: int) -> tuple[int, str, int]:
     return text.count("\n", 0, index) + 1, line, index - start
 
 
-def too_big(size: int) -> RecordError:
-    """The refusal of a record of `size` bytes (or characters) over the limit."""
+def too_big(size: int, *, more: bool = False) -> RecordError:
+    """The refusal of a record of `size` bytes (or characters) over the limit (`more`:
+    at least that many, when the rest was left unread)."""
     return RecordError(
-        f"the file is {size:,} bytes; a game record may be at most {MAX_RECORD_BYTES:,} "
-        "bytes (a long real game takes a few thousand)"
+        f"the file is {'more than ' if more else ''}{(size - 1 if more else size):,} bytes; a "
+        f"game record may be at most {MAX_RECORD_BYTES:,} bytes (a long real game takes a "
+        "few thousand)"
     )
 
 
