@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import re
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -28,6 +29,27 @@ UNREADABLE = ("Cc", "Cs", "Zl", "Zp")
 would forge a header line of the text record), lone surrogates and line separators."""
 UNREADABLE_CHARACTER = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 """A character of the `UNREADABLE` categories (the tests check that it is all of them)."""
+JOIN_CONTROLS = frozenset("\u200c\u200d")
+"""The zero-width non-joiner and joiner: formatting characters that emoji sequences
+(👩‍👩‍👧) and the spelling of some scripts (Persian, the Indic ones) need inside a word."""
+DIRECTION_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+"""The marks, embeddings, overrides and isolates that change the direction of the text
+around them (an override can make `alice` show as `ecila`, or a name's end its start)."""
+SHOWS_NOTHING = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+"""Letters and symbols drawn as nothing (the Hangul fillers, the blank Braille pattern)."""
+
+
+def hidden(char: str) -> bool:
+    """Whether `char` is a formatting character no name or text may hold: Unicode's Cf
+    category (invisible, zero-width, direction-changing), the join controls excepted."""
+    return unicodedata.category(char) == "Cf" and char not in JOIN_CONTROLS
+
+
+def blank(value: str) -> bool:
+    """Whether `value` shows nothing: only spaces, join controls and blank letters."""
+    return all(char.isspace() or char in JOIN_CONTROLS or char in SHOWS_NOTHING for char in value)
 
 
 def excerpt(text: str, at: int = 0, limit: int = QUOTE_LIMIT) -> str:
@@ -94,8 +116,9 @@ def turn_moves(notation: str, before: int) -> tuple[str, ...]:
 
 
 def free_text(value: str, where: str, *, limit: int = MAX_TEXT, name: bool = False) -> str:
-    """`value` if it is one line of readable text no longer than `limit` (a name must not be
-    blank either); else `RecordError` naming `where` and the offending character."""
+    """`value` if it is one line of readable text no longer than `limit`, with no hidden
+    formatting character (a name must not be blank either); else `RecordError` naming
+    `where` and the offending character."""
     limit = MAX_NAME if name else limit
     found = UNREADABLE_CHARACTER.search(value)
     if found is not None:
@@ -107,8 +130,20 @@ def free_text(value: str, where: str, *, limit: int = MAX_TEXT, name: bool = Fal
         )
     if len(value) > limit:
         raise RecordError(f"{where} is {len(value):,} characters long; at most {limit} are allowed")
-    if name and not value.strip():
-        raise RecordError(f"{where} is empty: a player needs a name")
+    for char in value:
+        if hidden(char):
+            what = (
+                "it changes the direction of the text around it"
+                if char in DIRECTION_CONTROLS
+                else "an invisible formatting character"
+            )
+            raise RecordError(
+                f"{where} holds U+{ord(char):04X} {unicodedata.name(char, 'FORMAT')} ({what}); "
+                "names and texts in a record may not hold invisible or direction-changing "
+                "characters (they can make one name look like another)"
+            )
+    if name and blank(value):
+        raise RecordError(f"{where} is empty: a player needs a name that shows")
     return value
 
 

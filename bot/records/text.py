@@ -40,6 +40,7 @@ from bot.records.limits import (
     UNREADABLE,
     excerpt,
     free_text,
+    hidden,
     too_many_moves,
     turn_moves,
 )
@@ -71,22 +72,28 @@ _DECODER = json.JSONDecoder()
 _BLANK_LINES = re.compile(r"[ \t\f\v\n]*\n")
 
 
+def _shown_escaped(char: str) -> bool:
+    """Whether the text record writes `char` as a JSON escape: a control character, a line
+    separator or a hidden formatting character (which a reader could not see)."""
+    return unicodedata.category(char) in UNREADABLE or hidden(char)
+
+
 def _escaped(char: str) -> str:
     if char in '"\\':
         return "\\" + char
-    if unicodedata.category(char) in UNREADABLE:
+    if _shown_escaped(char):
         return json.dumps(char)[1:-1]
     return char
 
 
 def quote(value: str, *, name: bool = False) -> str:
     """`value` as written after `Key: `: as it is when it reads back as itself, else as a
-    JSON string (control characters escaped)."""
+    JSON string (control and hidden formatting characters escaped)."""
     plain = (
         value
         and value == value.strip()
         and not value.startswith('"')
-        and not any(unicodedata.category(char) in UNREADABLE for char in value)
+        and not any(_shown_escaped(char) for char in value)
         and not (name and _COMPUTER.fullmatch(value))
     )
     return value if plain else '"' + "".join(_escaped(char) for char in value) + '"'

@@ -197,6 +197,22 @@ def cases() -> list[Hostile]:
             "header.players[0].name holds U+2028",
         ),
         Hostile(
+            "json-name-right-to-left-override",
+            changed(lambda d: put(player(d), "name", "ali\u202ece")),
+            "header.players[0].name holds U+202E RIGHT-TO-LEFT OVERRIDE (it changes the "
+            "direction of the text around it)",
+        ),
+        Hostile(
+            "json-name-only-a-zero-width-space",
+            changed(lambda d: put(player(d), "name", "\u200b")),
+            "header.players[0].name holds U+200B ZERO WIDTH SPACE (an invisible formatting",
+        ),
+        Hostile(
+            "json-name-only-a-hangul-filler",
+            changed(lambda d: put(player(d, 1), "name", "\u3164")),
+            "header.players[1].name is empty",
+        ),
+        Hostile(
             "json-name-empty",
             changed(lambda d: put(player(d), "name", "   ")),
             "header.players[0].name is empty",
@@ -303,6 +319,11 @@ def cases() -> list[Hostile]:
         Hostile("sgf-no-date", sgf_with("DT[2025-03-01]", "").replace(b"XD[", b"XX["), "no date"),
         Hostile("sgf-not-closed", sgf_with(")\n", "\n"), "not closed with ')'"),
         Hostile("sgf-extra-close", sgf_with(")\n", "))\n"), "a ')' that closes no game tree"),
+        Hostile(
+            "sgf-name-isolate",
+            sgf_with("PB[alice]", "PB[\u2067alice\u2069]"),
+            "PB holds U+2067 RIGHT-TO-LEFT ISOLATE",
+        ),
         Hostile("sgf-control-in-name", sgf_with("PB[alice]", "PB[al\x01ice]"), "PB holds U+0001"),
         Hostile(
             "sgf-capture-claimed-cut-short",
@@ -341,6 +362,11 @@ def cases() -> list[Hostile]:
             "text-quoted-name-with-newline",
             text_with("White: alice\n", 'White: "bob\\nEvent: Fake"\n'),
             "White holds U+000A",
+        ),
+        Hostile(
+            "text-name-with-a-word-joiner",
+            text_with("White: alice\n", "White: ali\u2060ce\n"),
+            "White holds U+2060 WORD JOINER",
         ),
         Hostile(
             "text-raw-control-in-name",

@@ -138,7 +138,15 @@ def test_text_values_read_as_sgfmill_reads_them(raw: str) -> None:
 
 # --- names in every format ---
 
-_NAMES = st.text(alphabet=st.characters(codec="utf-8"), min_size=0, max_size=40) | st.sampled_from(
+_JOIN_CONTROLS = "\u200c\u200d"
+_SHOWS_NOTHING = "\u115f\u1160\u3164\uffa0\u2800"
+# Every character but the hidden formatting ones (Cf), which every reader refuses (see
+# test_a_hidden_formatting_character_is_refused_in_every_format); the join controls,
+# which emoji and some scripts need, stay.
+_ALPHABET = st.characters(codec="utf-8", exclude_categories=["Cf"]) | st.sampled_from(
+    _JOIN_CONTROLS
+)
+_NAMES = st.text(alphabet=_ALPHABET, min_size=0, max_size=40) | st.sampled_from(
     [
         "bob\nEvent: Fake Cup\nRound: 9",
         "x (computer: easy)",
@@ -149,6 +157,8 @@ _NAMES = st.text(alphabet=st.characters(codec="utf-8"), min_size=0, max_size=40)
         "ali\\",
         "\u2028",
         "\x85",
+        "\u200d",
+        "\u3164",
         "نام",
         "👩‍👩‍👧",
     ]
@@ -195,8 +205,70 @@ def test_any_name_reads_back_as_itself_in_every_format_or_is_refused(
 
 
 def _good(name: str) -> bool:
-    """Whether a record may give this name: no control character, not blank, not long."""
-    return UNREADABLE_CHARACTER.search(name) is None and name.strip() != "" and len(name) <= 100
+    """Whether a record may give this name: no control character, not blank (nothing but
+    spaces, join controls and letters drawn as nothing), not long."""
+    shows = any(not c.isspace() and c not in _JOIN_CONTROLS + _SHOWS_NOTHING for c in name)
+    return UNREADABLE_CHARACTER.search(name) is None and shows and len(name) <= 100
+
+
+def _names_in_every_format(name: str) -> tuple[str, str, str]:
+    """A Stones record whose Black player has this name, as JSON, SGF and text."""
+    transcript = replace(stones(), seats=(Seat(name, 1001), Seat("bob", 1002)))
+    return to_ap_json(transcript, GENERATED), to_sgf(transcript), to_text(transcript)
+
+
+_HIDDEN = [
+    chr(code)
+    for code in range(sys.maxunicode + 1)
+    if unicodedata.category(chr(code)) == "Cf" and chr(code) not in _JOIN_CONTROLS
+]
+
+
+def test_a_hidden_formatting_character_is_refused_in_every_format() -> None:
+    """Every invisible or direction-changing formatting character (Unicode's Cf, the join
+    controls excepted), anywhere in a name: refused by the three readers, naming the
+    field and the character; the text record writes it escaped, so it shows."""
+    assert {"\u200b", "\u2060", "\ufeff", "\u00ad", "\u202e", "\u2066", "\u200f"} <= set(_HIDDEN)
+    for char in _HIDDEN:
+        name = f"ali{char}ce"
+        json_text, sgf_text, plain = _names_in_every_format(name)
+        code = f"U+{ord(char):04X}"
+        for read, text, field in [
+            (from_ap_json, json_text, "header.players[0].name"),
+            (from_sgf, sgf_text, "PB"),
+            (from_text, plain, "Black"),
+        ]:
+            with pytest.raises(RecordError) as caught:
+                read(text)
+            assert str(caught.value).startswith(f"{field} holds {code} "), str(caught.value)
+        assert f'Black: "ali{json.dumps(char)[1:-1]}ce"\n' in plain
+    with pytest.raises(RecordError) as caught:
+        from_ap_json(_names_in_every_format("\u202eecila")[0])
+    assert str(caught.value) == (
+        "header.players[0].name holds U+202E RIGHT-TO-LEFT OVERRIDE (it changes the direction "
+        "of the text around it); names and texts in a record may not hold invisible or "
+        "direction-changing characters (they can make one name look like another)"
+    )
+    with pytest.raises(RecordError, match=r"^header\.tabula\.reason holds U\+2067 "):
+        from_ap_json(to_ap_json(replace(stones(), reason="bob\u2067 resigned"), GENERATED))
+
+
+def test_a_name_that_shows_nothing_is_empty_and_joiners_inside_a_word_are_kept() -> None:
+    """Only zero-width joiners or Hangul fillers: refused as empty, like spaces; an emoji
+    family and a Persian word keep their joiners, in every format."""
+    for shows_nothing in ("\u200d", "\u200c\u200d ", "\u3164", "\u2800\u2800"):
+        for read, text, field in zip(
+            (from_ap_json, from_sgf, from_text),
+            _names_in_every_format(shows_nothing),
+            ("header.players[0].name", "PB", "Black"),
+            strict=True,
+        ):
+            with pytest.raises(RecordError, match=f"^{re.escape(field)} is empty"):
+                read(text)
+    for name in ("👩\u200d👩\u200d👧", "\u0646\u0627\u0645\u200c\u0647\u0627"):
+        json_text, sgf_text, plain = _names_in_every_format(name)
+        for read, text in ((from_ap_json, json_text), (from_sgf, sgf_text), (from_text, plain)):
+            assert read(text).seats[0].name == name
 
 
 def test_a_forged_name_cannot_make_a_tournament_game() -> None:
