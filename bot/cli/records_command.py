@@ -22,6 +22,7 @@ from bot.services.records.records import (
     Imported,
     ImportRefusedError,
     RecordService,
+    read_import,
     write,
 )
 from bot.storage.opening import (
@@ -153,25 +154,28 @@ def _read_file(path: Path) -> bytes:
             data = file.read(MAX_RECORD_BYTES + 1)
     except OSError as error:
         raise _Failed(f"cannot read {path}: {error.strerror or error}") from None
-    if len(data) > MAX_RECORD_BYTES:
-        raise _Failed(f"{path}: {too_big(len(data))}; nothing was stored")
+    if len(data) > MAX_RECORD_BYTES:  # a device or a file growing: more, of unknown size
+        raise _Failed(f"{path}: {too_big(len(data), more=True)}; nothing was stored")
     return data
 
 
 def run_import(args: argparse.Namespace) -> int:
-    """Store the record's game and print its number; exit 1 (nothing stored) if refused."""
+    """Store the record's game and print its number; exit 1 (nothing stored) if refused.
+    The file is read and checked before the database is opened: a refused file leaves
+    no trace, not even a new database file."""
     database = _location(args)
     if database is None:
         return CONFIG_STATUS
 
     async def store(records: RecordService, repository: SqlRepository) -> Imported:
-        try:
-            return await records.import_file(data, guild_id=args.guild)
-        except ImportRefusedError as error:
-            raise ServiceError(f"{args.file}: {error}; nothing was stored") from None
+        return await records.store_import(plan, guild_id=args.guild)
 
     try:
         data = _read_file(args.file)
+        try:
+            plan = read_import(data)
+        except ImportRefusedError as error:
+            raise _Failed(f"{args.file}: {error}; nothing was stored") from None
         imported = _run(database, store)
     except _Failed as error:
         print(f"tabula: {error}", file=sys.stderr)

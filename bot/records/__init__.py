@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.records.ap_json import from_ap_json
-from bot.records.limits import MAX_RECORD_BYTES, too_big
+from bot.records.ap_json import from_ap_json, is_json
+from bot.records.limits import MAX_RECORD_BYTES, paused_collection, too_big
 from bot.records.sgf import read_sgf
 from bot.records.text import from_text
 from bot.records.transcript import RecordError, Transcript, rfc3339
+
+_JSON_SCALAR = frozenset('"-0123456789tfn')
+"""How a JSON string, number, true, false or null starts (a text record starts with T)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,8 +30,9 @@ class Reading:
 
 
 def read_with_notes(text: str) -> Reading:
-    """Read a record in any of the formats: JSON (`{`), SGF (`(`) or text; `RecordError`
-    (one line, naming the field) for anything that is not a readable record."""
+    """Read a record in any of the formats: JSON (`{` or `[`, or any JSON value), SGF
+    (`(`) or text; `RecordError` (one line, naming the field) for anything that is not a
+    readable record."""
     if len(text) > MAX_RECORD_BYTES:
         raise too_big(len(text))
     size = len(text.encode("utf-8", "surrogatepass"))
@@ -39,14 +43,15 @@ def read_with_notes(text: str) -> Reading:
     text = text.removeprefix("\ufeff").lstrip()
     start = text[:1]
     notes: tuple[str, ...] = ()
-    if start == "{":
-        transcript = from_ap_json(text)
-    elif start == "(":
-        transcript, notes = read_sgf(text)
-    elif not start:
-        raise RecordError("the record is empty")
-    else:
-        transcript = from_text(text)
+    with paused_collection():
+        if start in ("{", "[") or (start in _JSON_SCALAR and is_json(text)):
+            transcript = from_ap_json(text)
+        elif start == "(":
+            transcript, notes = read_sgf(text)
+        elif not start:
+            raise RecordError("the record is empty")
+        else:
+            transcript = from_text(text)
     ended = transcript.ended_at
     if ended is not None and ended < transcript.started_at:
         raise RecordError(

@@ -23,11 +23,17 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from bot.records.limits import MAX_PLIES, excerpt, free_text, line_at, too_many_moves
+from bot.records.limits import (
+    MAX_PLIES,
+    excerpt,
+    free_text,
+    line_at,
+    too_many_moves,
+    turn_moves,
+)
 from bot.records.transcript import (
     MAX_OPTION,
     SITE,
-    TURN_SEPARATOR,
     RecordError,
     Seat,
     Tournament,
@@ -160,6 +166,28 @@ def _parse(text: str) -> object:
         ) from None
 
 
+def _kind(value: object) -> str:
+    """What a JSON value is, in words ("an array")."""
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "true or false"
+    if value is None:
+        return "null"
+    return "a number"
+
+
+def is_json(text: str) -> bool:
+    """Whether `text` is one JSON value (of any kind), as `from_ap_json` reads JSON."""
+    try:
+        _parse(text)
+    except RecordError:
+        return False
+    return True
+
+
 def _object(value: object, where: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise RecordError(f"{where} must be an object")
@@ -249,6 +277,7 @@ def _turns(moves: object) -> tuple[Turn, ...]:
     if len(moves) > MAX_PLIES:
         raise too_many_moves(len(moves))
     turns: list[Turn] = []
+    plies = 0
     for number, entries in enumerate(moves, start=1):
         if not isinstance(entries, list) or len(entries) > 2:
             raise RecordError(f"moves round {number} must be a list of one entry per player")
@@ -257,7 +286,9 @@ def _turns(moves: object) -> tuple[Turn, ...]:
                 continue
             move = entry.get("move") if isinstance(entry, dict) else entry
             text = _text(move, f"moves round {number}, player {seat + 1}")
-            turns.append(Turn(seat, tuple(text.split(TURN_SEPARATOR))))
+            turn = Turn(seat, turn_moves(text, plies))
+            plies += len(turn.moves)
+            turns.append(turn)
     return tuple(turns)
 
 
@@ -267,7 +298,12 @@ def _optional_text(value: object, where: str) -> str | None:
 
 def from_ap_json(text: str) -> Transcript:
     """Read an AbstractPlay game record of a finished two-player game of ours."""
-    record = _object(_parse(text), "the record")
+    record = _parse(text)
+    if not isinstance(record, dict):
+        raise RecordError(
+            f"the file is JSON but not a game record: it holds {_kind(record)}, and a record "
+            'in JSON is an object, {"header": {…}, "moves": […]}'
+        )
     if set(record) != {"header", "moves"}:
         raise RecordError("the record must have exactly the keys header and moves")
     header = _object(record["header"], "header")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.records.endings import by_the_rules
+from bot.records.endings import DRAW, accepted, by_the_rules, like_the_rules, players_ending
 from bot.records.limits import MAX_MOVE, MAX_PLIES, excerpt, too_many_moves
 from bot.records.transcript import RecordError, Transcript
 from rules import GameError, GameState
@@ -63,18 +63,15 @@ def replay(transcript: Transcript) -> Replayed:
 
 
 def _check_result(transcript: Transcript, state: GameState[Any]) -> None:
-    """Refuse a result that contradicts how the moves end the game, and an ending by the
-    rules that the moves do not reach (a resignation, time or an agreement stays as the
-    record says)."""
+    """Refuse a result that contradicts how the moves end the game, and a reason that is
+    not one Tabula records: the rules' own ending (or one that reads like it) must be
+    reached by the moves; a player's ending (a resignation, time, a withdrawal, an agreed
+    draw) stays as the record says, if it agrees with the result."""
     outcome = state.outcome()
     reason = transcript.reason
     if outcome is None:
-        if transcript.finished and reason is not None and by_the_rules(transcript.game, reason):
-            plies = sum(len(turn.moves) for turn in transcript.turns)
-            raise RecordError(
-                f"the record says the game ended by the rules ({excerpt(reason)}), but after "
-                f"its {plies:,} move{'s' if plies != 1 else ''} the game is not over"
-            )
+        if transcript.finished and reason is not None:
+            _check_stated(transcript, reason)
         return
     colours = transcript.rules.colours
     if not transcript.finished:
@@ -90,3 +87,45 @@ def _check_result(transcript: Transcript, state: GameState[Any]) -> None:
             f"the moves end the game ({outcome.reason}), but the record gives the reason "
             f"{excerpt(reason)}"
         )
+
+
+def _check_stated(transcript: Transcript, reason: str) -> None:
+    """The reason of a game the moves leave unfinished: a player's ending that agrees
+    with the result; `RecordError` for the rules' own ending (it needs moves that reach
+    it) and for anything else."""
+    game = transcript.rules
+    names = [seat.name for seat in transcript.seats]
+    ending = players_ending(reason)
+    if ending is not None and (ending[1] is None or ending[1] in names):
+        how, who = ending
+        winner = transcript.winner
+        if how == DRAW and winner is not None:
+            raise RecordError(
+                f"the record gives a win for {game.colours[winner]}, but its reason is {DRAW!r}"
+            )
+        if who is not None and winner is None:
+            raise RecordError(
+                f"the record says the game was drawn, but its reason {excerpt(reason)} has "
+                "a player lose it"
+            )
+        if who is not None and winner is not None and names[1 - winner] != who:
+            raise RecordError(
+                f"the record gives the win to {game.colours[winner]} ({excerpt(who)}), but "
+                f"its reason {excerpt(reason)} has that player lose"
+            )
+        return
+    if by_the_rules(transcript.game, reason) or like_the_rules(transcript.game, reason):
+        plies = sum(len(turn.moves) for turn in transcript.turns)
+        raise RecordError(
+            f"the record says the game ended by the rules ({excerpt(reason)}), but after "
+            f"its {plies:,} move{'s' if plies != 1 else ''} the game is not over"
+        )
+    if ending is not None:
+        raise RecordError(
+            f"the reason {excerpt(reason)} names {excerpt(ending[1] or '')}, who is not a "
+            f"player of this game ({', '.join(excerpt(name) for name in names)})"
+        )
+    raise RecordError(
+        f"the reason {excerpt(reason)} is not one Tabula records: "
+        f"{accepted(transcript.game, game.title)}"
+    )

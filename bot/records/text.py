@@ -33,18 +33,20 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from collections.abc import Iterator
 
 from bot.records.limits import (
     MAX_PLIES,
     UNREADABLE,
     excerpt,
     free_text,
+    hidden,
     too_many_moves,
+    turn_moves,
 )
 from bot.records.transcript import (
     MAX_OPTION,
     SITE,
-    TURN_SEPARATOR,
     RecordError,
     Seat,
     Tournament,
@@ -67,24 +69,31 @@ _MARK = re.compile(r" \(computer: (?P<level>\w+)\)")
 _TURN = re.compile(r"(?P<number>[0-9]{1,9})\. (?P<colour>\w+): (?P<moves>.+)")
 _SITE = re.compile(rf"{SITE}, game (?P<id>[0-9]{{1,18}})")
 _DECODER = json.JSONDecoder()
+_BLANK_LINES = re.compile(r"[ \t\f\v\n]*\n")
+
+
+def _shown_escaped(char: str) -> bool:
+    """Whether the text record writes `char` as a JSON escape: a control character, a line
+    separator or a hidden formatting character (which a reader could not see)."""
+    return unicodedata.category(char) in UNREADABLE or hidden(char)
 
 
 def _escaped(char: str) -> str:
     if char in '"\\':
         return "\\" + char
-    if unicodedata.category(char) in UNREADABLE:
+    if _shown_escaped(char):
         return json.dumps(char)[1:-1]
     return char
 
 
 def quote(value: str, *, name: bool = False) -> str:
     """`value` as written after `Key: `: as it is when it reads back as itself, else as a
-    JSON string (control characters escaped)."""
+    JSON string (control and hidden formatting characters escaped)."""
     plain = (
         value
         and value == value.strip()
         and not value.startswith('"')
-        and not any(unicodedata.category(char) in UNREADABLE for char in value)
+        and not any(_shown_escaped(char) for char in value)
         and not (name and _COMPUTER.fullmatch(value))
     )
     return value if plain else '"' + "".join(_escaped(char) for char in value) + '"'
@@ -150,19 +159,62 @@ def to_text(transcript: Transcript) -> str:
 
 QUOTED = ("Reason", "Event", "Round", "Time control")
 """Header fields whose value may be written quoted (the players' too, see `_seat`)."""
+KEYS = (
+    "Game",
+    "Options",
+    "White",
+    "Black",
+    "Result",
+    "Reason",
+    "Started",
+    "Ended",
+    "Rated",
+    "Time control",
+    "Event",
+    "Round",
+    "Site",
+)
+"""Every header field a text record may have (White and Black are the players' colours
+in every game)."""
 
 
-def _header(lines: list[str]) -> tuple[dict[str, str], list[tuple[int, str]]]:
-    """The `Key: value` lines up to the first blank line, and the numbered lines after it."""
-    fields: dict[str, str] = {}
-    for index, line in enumerate(lines):
-        number = index + 2
+def numbered_lines(text: str) -> Iterator[tuple[int, str]]:
+    """Each line of `text` and its number (1 for the first), one at a time, a run of blank
+    lines given as its first line only: a line ends with LF, CR LF or a CR alone. Nothing
+    is built for the whole file, so a file of millions of short lines costs no more
+    memory than one of a few long ones."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    start, number = 0, 1
+    while start <= len(text):
+        end = text.find("\n", start)
+        if end < 0:
+            end = len(text)
+        line = text[start:end]
+        yield number, line
+        start, number = end + 1, number + 1
         if not line.strip():
-            return fields, list(enumerate(lines[index + 1 :], start=number + 1))
+            blanks = _BLANK_LINES.match(text, start)
+            if blanks is not None:
+                number += text.count("\n", start, blanks.end())
+                start = blanks.end()
+
+
+def _header(lines: Iterator[tuple[int, str]]) -> dict[str, str]:
+    """The `Key: value` lines up to the first blank line (or the end), consumed from
+    `lines`."""
+    fields: dict[str, str] = {}
+    for number, line in lines:
+        if not line.strip():
+            break
         key, sep, value = line.partition(": ")
         if not sep:
             raise RecordError(f"line {number}: {excerpt(line)} is not a header line (Key: value)")
         key = key.strip()
+        if key not in KEYS:
+            raise RecordError(
+                f"line {number}: {excerpt(key)} is not a field of a text record "
+                f"(the fields: {', '.join(KEYS)})"
+            )
         if key in fields:
             raise RecordError(f"line {number}: a second {excerpt(key)} line")
         if key in QUOTED:
@@ -171,7 +223,7 @@ def _header(lines: list[str]) -> tuple[dict[str, str], list[tuple[int, str]]]:
                 raise RecordError(f"line {number}: {excerpt(rest)} follows the quoted {key}")
             value = free_text(value, key)
         fields[key] = value if key in QUOTED else value.strip(" \t")
-    return fields, []
+    return fields
 
 
 def _game(fields: dict[str, str]) -> AnyGame:
@@ -219,19 +271,22 @@ def _seat(fields: dict[str, str], colour: str) -> Seat:
 
 def from_text(text: str) -> Transcript:
     """Read a plain-text record."""
-    lines = text.replace("\r\n", "\n").split("\n")
-    if not lines or lines[0].strip() != TITLE:
+    lines = numbered_lines(text)
+    _, first = next(lines)
+    if first.strip() != TITLE:
         raise RecordError(
             f"the file is not a game record: a text record starts with the line {TITLE!r}, "
-            f"this one with {excerpt(lines[0].strip())}"
+            f"this one with {excerpt(first.strip())}"
         )
-    fields, rest = _header(lines[1:])
+    fields = _header(lines)
     game = _game(fields)
     options = fields.get("Options", "none")
-    pairs = [] if options == "none" else options.split(", ")
+    # No more pairs than the game has options (and one for the rest, which is refused).
+    pairs = [] if options == "none" else options.split(", ", len(game.option_specs))
     status, winner = _outcome(fields, game)
     turns: list[Turn] = []
-    for at, line in rest:
+    plies = 0
+    for at, line in lines:
         if not line.strip():
             continue
         match = _TURN.fullmatch(line.strip())
@@ -246,7 +301,9 @@ def from_text(text: str) -> Transcript:
         if match["colour"] not in game.colours:
             raise RecordError(f"line {at}: {excerpt(match['colour'])} does not play {game.title}")
         seat = game.colours.index(match["colour"])
-        turns.append(Turn(seat, tuple(match["moves"].split(TURN_SEPARATOR))))
+        moves = turn_moves(match["moves"], plies)
+        plies += len(moves)
+        turns.append(Turn(seat, moves))
     site = _SITE.fullmatch(fields.get("Site", ""))
     event, round_ = fields.get("Event"), fields.get("Round")
     return Transcript(

@@ -124,3 +124,41 @@ def test_import_of_variations_and_a_collection_says_what_was_left_out(
     assert main(["export", str(game + 1), "--format", "sgf", "--database", str(database)]) == 0
     again = capsys.readouterr().out
     assert again == text.replace(f"Tabula game {game}]", f"Tabula game {game + 1}]")
+
+
+def test_a_refused_import_creates_no_database_nor_its_directories(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The file is checked before the database is opened: a refusal into a database that
+    does not exist yet leaves nothing behind; a good file then creates it."""
+    made = tmp_path / "made.sqlite3"
+    game = stored_game(made, "groups", {"start": "drop"}, 1, "resigned")
+    assert main(["export", str(game), "--database", str(made)]) == 0
+    good = tmp_path / "good.json"
+    good.write_text(capsys.readouterr().out)
+    record = json.loads(good.read_text())
+    record["header"]["tabula"]["reason"] = "all six stones connected"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(record))
+    database = tmp_path / "new" / "dir" / "t.sqlite3"
+    for refused in (bad, tmp_path / "missing.json", Path("/dev/zero")):
+        assert main(["import", str(refused), "--database", str(database)]) == 1
+        assert str(refused) in capsys.readouterr().err
+        assert not (tmp_path / "new").exists()
+    assert main(["import", str(good), "--database", str(database)]) == 0
+    assert capsys.readouterr().out == (
+        f"imported {good} as game #1 (finished, unrated, marked imported)\n"
+    )
+    assert database.is_file()
+
+
+def test_a_file_of_unknown_size_over_the_limit_is_said_to_be_more_than_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A device (no size until read) is read up to one byte past the limit: more than
+    2,000,000 bytes, not 2,000,001."""
+    assert main(["import", "/dev/zero", "--database", str(tmp_path / "t.sqlite3")]) == 1
+    assert capsys.readouterr().err == (
+        "tabula: /dev/zero: the file is more than 2,000,000 bytes; a game record may be at "
+        "most 2,000,000 bytes (a long real game takes a few thousand); nothing was stored\n"
+    )

@@ -70,7 +70,7 @@ def random_transcript(
         winner, reason = outcome.winner, outcome.reason
     else:
         loser = state.to_move
-        names = ("alice", "bob")
+        names = ("alice", "Tabula (hard)" if computer else "bob")
         winner, reason = {
             "resigned": (1 - loser, f"{names[loser]} resigned"),
             "draw agreed": (None, "draw agreed"),

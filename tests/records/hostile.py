@@ -197,6 +197,22 @@ def cases() -> list[Hostile]:
             "header.players[0].name holds U+2028",
         ),
         Hostile(
+            "json-name-right-to-left-override",
+            changed(lambda d: put(player(d), "name", "ali\u202ece")),
+            "header.players[0].name holds U+202E RIGHT-TO-LEFT OVERRIDE (it changes the "
+            "direction of the text around it)",
+        ),
+        Hostile(
+            "json-name-only-a-zero-width-space",
+            changed(lambda d: put(player(d), "name", "\u200b")),
+            "header.players[0].name holds U+200B ZERO WIDTH SPACE (an invisible formatting",
+        ),
+        Hostile(
+            "json-name-only-a-hangul-filler",
+            changed(lambda d: put(player(d, 1), "name", "\u3164")),
+            "header.players[1].name is empty",
+        ),
+        Hostile(
             "json-name-empty",
             changed(lambda d: put(player(d), "name", "   ")),
             "header.players[0].name is empty",
@@ -210,6 +226,27 @@ def cases() -> list[Hostile]:
             "json-rules-ending-without-moves",
             groups_json([], "all six stones connected"),
             "ended by the rules ('all six stones connected'), but after its 0 moves",
+        ),
+        Hostile(
+            "json-rules-ending-capitalised",
+            groups_json([], "All six stones connected"),
+            "ended by the rules ('All six stones connected'), but after its 0 moves",
+        ),
+        Hostile(
+            "json-rules-ending-with-punctuation",
+            groups_json([], "all six stones connected!"),
+            "ended by the rules ('all six stones connected!'), but after its 0 moves",
+        ),
+        Hostile(
+            "json-made-up-reason",
+            groups_json([], "no winner after 399 moves"),
+            "the reason 'no winner after 399 moves' is not one Tabula records: the rules of "
+            "Groups end a game with all six stones connected |",
+        ),
+        Hostile(
+            "json-the-winner-resigned",
+            groups_json(DROP_WIN[:4], "alice resigned", winner=0),
+            "the record gives the win to White ('alice'), but its reason 'alice resigned' has",
         ),
         Hostile(
             "json-resigned-after-the-rules-ended",
@@ -252,6 +289,12 @@ def cases() -> list[Hostile]:
             "not a move of Groups",
         ),
         Hostile("json-syntax", b'{"header": {}, "moves": [1,]}', "not valid JSON"),
+        Hostile(
+            "json-an-array", b"[1,2,3]", "the file is JSON but not a game record: it holds an array"
+        ),
+        Hostile(
+            "json-a-number", b"12345", "the file is JSON but not a game record: it holds a number"
+        ),
         # --- SGF ---
         Hostile("sgf-size-word", sgf_with("SZ[9]", "SZ[abc]"), "SZ[abc]: the board size"),
         Hostile("sgf-size-rectangle", sgf_with("SZ[9]", "SZ[9:9]"), "SZ[9:9]: a board of"),
@@ -276,6 +319,11 @@ def cases() -> list[Hostile]:
         Hostile("sgf-no-date", sgf_with("DT[2025-03-01]", "").replace(b"XD[", b"XX["), "no date"),
         Hostile("sgf-not-closed", sgf_with(")\n", "\n"), "not closed with ')'"),
         Hostile("sgf-extra-close", sgf_with(")\n", "))\n"), "a ')' that closes no game tree"),
+        Hostile(
+            "sgf-name-isolate",
+            sgf_with("PB[alice]", "PB[\u2067alice\u2069]"),
+            "PB holds U+2067 RIGHT-TO-LEFT ISOLATE",
+        ),
         Hostile("sgf-control-in-name", sgf_with("PB[alice]", "PB[al\x01ice]"), "PB holds U+0001"),
         Hostile(
             "sgf-capture-claimed-cut-short",
@@ -299,11 +347,26 @@ def cases() -> list[Hostile]:
             sgf_with(")\n", ";B[aa]" * 5001 + ")\n"),
             "more than 5,000 moves",
         ),
+        Hostile(
+            "sgf-too-many-values",
+            sgf_with("PB[alice]", "PB" + "[alice]" * 50_001),
+            "the SGF record's main line holds more than 50,000 values",
+        ),
         # --- text ---
+        Hostile(
+            "text-unknown-field",
+            text_with("Rated: ", "Note: hi\nRated: "),
+            "line 10: 'Note' is not a field of a text record",
+        ),
         Hostile(
             "text-quoted-name-with-newline",
             text_with("White: alice\n", 'White: "bob\\nEvent: Fake"\n'),
             "White holds U+000A",
+        ),
+        Hostile(
+            "text-name-with-a-word-joiner",
+            text_with("White: alice\n", "White: ali\u2060ce\n"),
+            "White holds U+2060 WORD JOINER",
         ),
         Hostile(
             "text-raw-control-in-name",

@@ -166,7 +166,7 @@ def test_a_record_from_another_site_is_read_from_the_format_alone() -> None:
 @pytest.mark.parametrize(
     ("record", "message"),
     [
-        ("[]", "the record must be an object"),
+        ("[]", "it holds an array, and a record in JSON is an object"),
         ('{"header": {}}', "exactly the keys header and moves"),
         ('{"header": {}, "moves": []}', "header.game is missing"),
         ("{", "not valid JSON"),

@@ -17,11 +17,11 @@ from sgfmill import sgf, sgf_grammar
 
 from bot.records import read_record, read_with_notes
 from bot.records.ap_json import from_ap_json, to_ap_json
-from bot.records.endings import RULES_ENDINGS, by_the_rules
+from bot.records.endings import RULES_ENDINGS, by_the_rules, like_the_rules
 from bot.records.limits import UNREADABLE, UNREADABLE_CHARACTER, excerpt
 from bot.records.replay import replay
 from bot.records.sgf import from_sgf, read_sgf, text_value, to_sgf
-from bot.records.text import from_text, to_text
+from bot.records.text import from_text, numbered_lines, to_text
 from bot.records.transcript import RecordError, Seat, Transcript
 from rules import OptionValue
 from tests.records.games import CASES, random_moves, random_transcript
@@ -138,7 +138,15 @@ def test_text_values_read_as_sgfmill_reads_them(raw: str) -> None:
 
 # --- names in every format ---
 
-_NAMES = st.text(alphabet=st.characters(codec="utf-8"), min_size=0, max_size=40) | st.sampled_from(
+_JOIN_CONTROLS = "\u200c\u200d"
+_SHOWS_NOTHING = "\u115f\u1160\u3164\uffa0\u2800"
+# Every character but the hidden formatting ones (Cf), which every reader refuses (see
+# test_a_hidden_formatting_character_is_refused_in_every_format); the join controls,
+# which emoji and some scripts need, stay.
+_ALPHABET = st.characters(codec="utf-8", exclude_categories=["Cf"]) | st.sampled_from(
+    _JOIN_CONTROLS
+)
+_NAMES = st.text(alphabet=_ALPHABET, min_size=0, max_size=40) | st.sampled_from(
     [
         "bob\nEvent: Fake Cup\nRound: 9",
         "x (computer: easy)",
@@ -149,6 +157,8 @@ _NAMES = st.text(alphabet=st.characters(codec="utf-8"), min_size=0, max_size=40)
         "ali\\",
         "\u2028",
         "\x85",
+        "\u200d",
+        "\u3164",
         "نام",
         "👩‍👩‍👧",
     ]
@@ -195,8 +205,70 @@ def test_any_name_reads_back_as_itself_in_every_format_or_is_refused(
 
 
 def _good(name: str) -> bool:
-    """Whether a record may give this name: no control character, not blank, not long."""
-    return UNREADABLE_CHARACTER.search(name) is None and name.strip() != "" and len(name) <= 100
+    """Whether a record may give this name: no control character, not blank (nothing but
+    spaces, join controls and letters drawn as nothing), not long."""
+    shows = any(not c.isspace() and c not in _JOIN_CONTROLS + _SHOWS_NOTHING for c in name)
+    return UNREADABLE_CHARACTER.search(name) is None and shows and len(name) <= 100
+
+
+def _names_in_every_format(name: str) -> tuple[str, str, str]:
+    """A Stones record whose Black player has this name, as JSON, SGF and text."""
+    transcript = replace(stones(), seats=(Seat(name, 1001), Seat("bob", 1002)))
+    return to_ap_json(transcript, GENERATED), to_sgf(transcript), to_text(transcript)
+
+
+_HIDDEN = [
+    chr(code)
+    for code in range(sys.maxunicode + 1)
+    if unicodedata.category(chr(code)) == "Cf" and chr(code) not in _JOIN_CONTROLS
+]
+
+
+def test_a_hidden_formatting_character_is_refused_in_every_format() -> None:
+    """Every invisible or direction-changing formatting character (Unicode's Cf, the join
+    controls excepted), anywhere in a name: refused by the three readers, naming the
+    field and the character; the text record writes it escaped, so it shows."""
+    assert {"\u200b", "\u2060", "\ufeff", "\u00ad", "\u202e", "\u2066", "\u200f"} <= set(_HIDDEN)
+    for char in _HIDDEN:
+        name = f"ali{char}ce"
+        json_text, sgf_text, plain = _names_in_every_format(name)
+        code = f"U+{ord(char):04X}"
+        for read, text, field in [
+            (from_ap_json, json_text, "header.players[0].name"),
+            (from_sgf, sgf_text, "PB"),
+            (from_text, plain, "Black"),
+        ]:
+            with pytest.raises(RecordError) as caught:
+                read(text)
+            assert str(caught.value).startswith(f"{field} holds {code} "), str(caught.value)
+        assert f'Black: "ali{json.dumps(char)[1:-1]}ce"\n' in plain
+    with pytest.raises(RecordError) as caught:
+        from_ap_json(_names_in_every_format("\u202eecila")[0])
+    assert str(caught.value) == (
+        "header.players[0].name holds U+202E RIGHT-TO-LEFT OVERRIDE (it changes the direction "
+        "of the text around it); names and texts in a record may not hold invisible or "
+        "direction-changing characters (they can make one name look like another)"
+    )
+    with pytest.raises(RecordError, match=r"^header\.tabula\.reason holds U\+2067 "):
+        from_ap_json(to_ap_json(replace(stones(), reason="bob\u2067 resigned"), GENERATED))
+
+
+def test_a_name_that_shows_nothing_is_empty_and_joiners_inside_a_word_are_kept() -> None:
+    """Only zero-width joiners or Hangul fillers: refused as empty, like spaces; an emoji
+    family and a Persian word keep their joiners, in every format."""
+    for shows_nothing in ("\u200d", "\u200c\u200d ", "\u3164", "\u2800\u2800"):
+        for read, text, field in zip(
+            (from_ap_json, from_sgf, from_text),
+            _names_in_every_format(shows_nothing),
+            ("header.players[0].name", "PB", "Black"),
+            strict=True,
+        ):
+            with pytest.raises(RecordError, match=f"^{re.escape(field)} is empty"):
+                read(text)
+    for name in ("👩\u200d👩\u200d👧", "\u0646\u0627\u0645\u200c\u0647\u0627"):
+        json_text, sgf_text, plain = _names_in_every_format(name)
+        for read, text in ((from_ap_json, json_text), (from_sgf, sgf_text), (from_text, plain)):
+            assert read(text).seats[0].name == name
 
 
 def test_a_forged_name_cannot_make_a_tournament_game() -> None:
@@ -246,6 +318,67 @@ def test_a_user_id_of_another_site_is_left_out_but_a_digit_lookalike_is_refused(
             from_ap_json(json.dumps(data))
 
 
+def test_a_json_file_that_is_not_an_object_is_told_so_as_json() -> None:
+    """An array, a number, a string or null at the top: JSON's own message, not the text
+    record's; a text that only starts like a number is still told what a text record is."""
+    for text, kind in [
+        ("[1,2,3]", "an array"),
+        ("[" + "0," * 999_998 + "0]", "an array"),
+        ("12345", "a number"),
+        ("-7", "a number"),
+        ('"hello"', "a string"),
+        ("null", "null"),
+        ("true", "true or false"),
+    ]:
+        with pytest.raises(RecordError) as caught:
+            read_record(text)
+        assert str(caught.value) == (
+            f"the file is JSON but not a game record: it holds {kind}, and a record in JSON "
+            'is an object, {"header": {…}, "moves": […]}'
+        )
+    for text in ("1. White: d2", "12 apples", "true story"):
+        with pytest.raises(RecordError, match="a text record starts with the line"):
+            read_record(text)
+    with pytest.raises(RecordError, match=r"^not valid JSON: Expecting value at line 1"):
+        read_record("[1, 2,")
+
+
+def test_a_text_record_with_carriage_returns_alone_reads_as_with_line_feeds() -> None:
+    """Old Mac line endings (CR alone) and Windows ones (CR LF) read as the same record;
+    a bad line is quoted alone, not with the lines after it."""
+    text = to_text(random_transcript("hexade", {"size": 5}, 1, "resigned"))
+    assert from_text(text.replace("\n", "\r")) == from_text(text)
+    assert from_text(text.replace("\n", "\r\n")) == from_text(text)
+    with pytest.raises(RecordError) as caught:
+        read_record(text.replace("Rated: no", "Rated no").replace("\n", "\r"))
+    assert str(caught.value) == "line 10: 'Rated no' is not a header line (Key: value)"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["a", "b: c", " ", "\t", "\u3000", "\n", "\r", "\r\n"])))
+def test_text_lines_are_numbered_as_an_editor_numbers_them(pieces: list[str]) -> None:
+    """Every line that is not blank comes with its number, as if the file were split at
+    each LF, CR LF or CR; runs of blank lines are skipped but still counted."""
+    text = "".join(pieces)
+    split = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    found = list(numbered_lines(text))
+    assert [(n, line) for n, line in found if line.strip()] == [
+        (n, line) for n, line in enumerate(split, start=1) if line.strip()
+    ]
+    assert all(split[n - 1] == line for n, line in found) and found[0][0] == 1
+    blank = next((n for n, line in enumerate(split, start=1) if not line.strip()), None)
+    assert blank is None or blank in [n for n, _ in found]
+
+
+def test_a_text_record_refuses_a_field_it_does_not_have() -> None:
+    """Only the fields the format defines: anything else is refused, naming them."""
+    text = to_text(stones()).replace("Rated: no\n", "Rated: no\nNote: hello\n")
+    with pytest.raises(RecordError) as caught:
+        from_text(text)
+    assert str(caught.value).startswith("line 11: 'Note' is not a field of a text record")
+    assert "(the fields: Game, Options, White, Black, Result, Reason, Started" in str(caught.value)
+
+
 # --- results the moves must support ---
 
 
@@ -276,3 +409,70 @@ def test_an_ending_by_the_rules_needs_moves_that_reach_it() -> None:
     cut = replace(played, turns=played.turns[:-1])
     with pytest.raises(RecordError, match="the game is not over"):
         replay(cut)
+
+
+@pytest.mark.parametrize(("name", "options"), CASES[:6] + CASES[-5:])
+def test_a_rules_ending_in_other_case_or_punctuation_must_be_reached_too(
+    name: str, options: dict[str, OptionValue]
+) -> None:
+    """`All six stones connected`, `all six stones connected!`: read as the rules' own
+    ending, so the moves must reach it; with no moves they do not."""
+    _, state = random_moves(name, options, 0)
+    outcome = state.outcome()
+    assert outcome is not None
+    base = random_transcript(name, options, 0, "resigned")
+    said = outcome.reason
+    for near in {
+        said.upper(),
+        said[0].swapcase() + said[1:],
+        f"{said}!",
+        f" {said}.",
+        said.replace(" ", "  ", 1),
+    }:
+        assert like_the_rules(name, near), near
+        with pytest.raises(RecordError, match=r"ended by the rules .*, but after its 0 moves"):
+            replay(replace(base, turns=(), winner=outcome.winner, reason=near))
+
+
+def test_a_reason_tabula_does_not_record_is_refused_naming_the_accepted_ones() -> None:
+    """A made-up reason, or the rules' words with another number, is neither the rules'
+    ending nor a player's: refused, listing what a record of that game may say."""
+    base = random_transcript("groups", {"start": "drop"}, 1, "resigned")
+    for reason in ("no winner after 399 moves", "the referee stopped it", "resigned", ""):
+        with pytest.raises(RecordError) as caught:
+            replay(replace(base, turns=(), winner=0, reason=reason))
+        assert str(caught.value) == (
+            f"the reason {reason!r} is not one Tabula records: the rules of Groups end a game "
+            "with all six stones connected | the same position occurred three times | no "
+            "winner after 400 moves | White/Black has no legal move; a player with NAME "
+            "resigned | NAME ran out of time | NAME withdrew from the tournament | draw "
+            "agreed | as recorded"
+        )
+
+
+def test_a_players_ending_stands_as_stated_if_it_agrees_with_the_result() -> None:
+    """Resignations, time, withdrawals and agreed draws need no particular moves, but
+    they name the player who lost (a draw names nobody)."""
+    base = random_transcript("stones", {}, 1, "resigned")
+    assert [seat.name for seat in base.seats] == ["alice", "bob"]
+    for winner, reason in [
+        (0, "bob resigned"),
+        (1, "alice ran out of time"),
+        (0, "bob ran out of time without moving: not rated"),
+        (1, "alice resigned before any move: not rated"),
+        (0, "bob withdrew from the tournament"),
+        (None, "draw agreed"),
+        (None, "draw agreed before any move: not rated"),
+        (1, "as recorded"),
+        (None, "as recorded"),
+    ]:
+        replay(replace(base, winner=winner, reason=reason))
+    for winner, reason, message in [
+        (0, "alice resigned", r"gives the win to Black \('alice'\), but its reason 'alice "),
+        (None, "bob resigned", "the record says the game was drawn, but its reason"),
+        (1, "draw agreed", "the record gives a win for White, but its reason is 'draw agreed'"),
+        (0, "carol resigned", r"names 'carol', who is not a player of this game \('alice',"),
+        (0, "Bob resigned", "names 'Bob', who is not a player"),
+    ]:
+        with pytest.raises(RecordError, match=message):
+            replay(replace(base, winner=winner, reason=reason))

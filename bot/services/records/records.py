@@ -53,6 +53,18 @@ class Imported:
 
 
 @dataclass(frozen=True, slots=True)
+class ImportPlan:
+    """A record file read, replayed and checked, ready to store."""
+
+    transcript: Transcript
+    replayed: Replayed
+    levels: tuple[str | None, str | None]
+    """The computer's level of each seat, as stored."""
+    notes: tuple[str, ...]
+    """What the file held that was left out, one sentence each."""
+
+
+@dataclass(frozen=True, slots=True)
 class RecordFile:
     """One exported file."""
 
@@ -241,13 +253,12 @@ class RecordService:
     async def import_file(self, data: bytes | str, *, guild_id: int | None = None) -> Imported:
         """Import a record file's bytes (or text): see `import_record`; also says what the
         file held that was left out."""
-        reading = self._read(data)
-        transcript = reading.transcript
-        try:
-            replayed = replay(transcript)
-            record = self._imported_game(transcript, replayed, guild_id)
-        except RecordError as exc:
-            raise ImportRefusedError(one_line(str(exc))) from None
+        return await self.store_import(read_import(data), guild_id=guild_id)
+
+    async def store_import(self, plan: ImportPlan, *, guild_id: int | None = None) -> Imported:
+        """Store a record already read and replayed (`read_import`)."""
+        transcript, replayed = plan.transcript, plan.replayed
+        record = self._imported_game(plan, guild_id)
         seats = record.players
         moves = [
             MoveRecord(0, ply, seat, seats[seat], notation, record.finished_at or record.created_at)
@@ -262,44 +273,12 @@ class RecordService:
             self._clock.now(),
         )
         stored = await self._repository.store_imported_game(record, moves, mark)
-        return Imported(stored, reading.notes)
+        return Imported(stored, plan.notes)
 
-    @staticmethod
-    def _read(data: bytes | str) -> Reading:
-        """The record read from a file from outside: one line for anything wrong with it."""
-        try:
-            reading = read_with_notes(decode_record(data) if isinstance(data, bytes) else data)
-            if reading.transcript.status is not GameStatus.FINISHED:
-                finished = reading.transcript.status is GameStatus.ABORTED
-                state = "aborted" if finished else "in progress"
-                raise RecordError(f"only finished games can be imported; this one is {state}")
-        except RecordError as exc:
-            raise ImportRefusedError(one_line(str(exc))) from None
-        except (ArithmeticError, LookupError, RecursionError, TypeError, ValueError) as exc:
-            log.exception("a record could not be read")
-            raise ImportRefusedError(
-                f"the record could not be read ({type(exc).__name__}: {excerpt(str(exc))})"
-            ) from None
-        return reading
-
-    def _imported_game(
-        self, transcript: Transcript, replayed: Replayed, guild_id: int | None
-    ) -> GameRecord:
-        """The row of an imported game (`RecordError` for what Tabula cannot store)."""
-        try:
-            parse_time_control(transcript.time_control)
-        except InvalidInputError as exc:
-            raise RecordError(f"the time control: {exc}") from None
+    def _imported_game(self, plan: ImportPlan, guild_id: int | None) -> GameRecord:
+        """The row of an imported game."""
+        transcript, replayed = plan.transcript, plan.replayed
         players = tuple(seat.user_id for seat in transcript.seats)
-        if players[0] is not None and players[0] == players[1]:
-            raise RecordError("both players have the same user id")
-        levels: list[str | None] = []
-        for seat in transcript.seats:
-            try:
-                level = parse_level(seat.level).value if seat.level else None
-            except ValueError as exc:
-                raise RecordError(f"{seat.name}: {exc}") from None
-            levels.append(None if seat.user_id is not None else level)
         outcome = replayed.state.outcome()
         reason = transcript.reason or (outcome.reason if outcome else DEFAULT_REASON)
         ended = transcript.ended_at or transcript.started_at
@@ -311,7 +290,7 @@ class RecordService:
             players=(players[0], players[1]),
             names=(transcript.seats[0].name, transcript.seats[1].name),
             created_at=transcript.started_at,
-            ai_levels=(levels[0], levels[1]),
+            ai_levels=plan.levels,
             rated=False,
             time_control=transcript.time_control,
             status=GameStatus.FINISHED,
@@ -322,3 +301,54 @@ class RecordService:
             updated_at=self._clock.now(),
             finished_at=ended,
         )
+
+
+def read_import(data: bytes | str) -> ImportPlan:
+    """A record file from outside read, replayed and checked for everything Tabula
+    stores, touching no database; `ImportRefusedError` (one line) for anything wrong."""
+    reading = _read(data)
+    transcript = reading.transcript
+    try:
+        replayed = replay(transcript)
+        levels = _checked_seats(transcript)
+    except RecordError as exc:
+        raise ImportRefusedError(one_line(str(exc))) from None
+    return ImportPlan(transcript, replayed, levels, reading.notes)
+
+
+def _read(data: bytes | str) -> Reading:
+    """The record read from a file from outside: one line for anything wrong with it."""
+    try:
+        reading = read_with_notes(decode_record(data) if isinstance(data, bytes) else data)
+        if reading.transcript.status is not GameStatus.FINISHED:
+            finished = reading.transcript.status is GameStatus.ABORTED
+            state = "aborted" if finished else "in progress"
+            raise RecordError(f"only finished games can be imported; this one is {state}")
+    except RecordError as exc:
+        raise ImportRefusedError(one_line(str(exc))) from None
+    except (ArithmeticError, LookupError, RecursionError, TypeError, ValueError) as exc:
+        log.exception("a record could not be read")
+        raise ImportRefusedError(
+            f"the record could not be read ({type(exc).__name__}: {excerpt(str(exc))})"
+        ) from None
+    return reading
+
+
+def _checked_seats(transcript: Transcript) -> tuple[str | None, str | None]:
+    """The computer's level of each seat as stored (`RecordError` for what Tabula cannot
+    store: a bad time control, one user id twice, an unknown level)."""
+    try:
+        parse_time_control(transcript.time_control)
+    except InvalidInputError as exc:
+        raise RecordError(f"the time control: {exc}") from None
+    players = tuple(seat.user_id for seat in transcript.seats)
+    if players[0] is not None and players[0] == players[1]:
+        raise RecordError("both players have the same user id")
+    levels: list[str | None] = []
+    for seat in transcript.seats:
+        try:
+            level = parse_level(seat.level).value if seat.level else None
+        except ValueError as exc:
+            raise RecordError(f"{seat.name}: {exc}") from None
+        levels.append(None if seat.user_id is not None else level)
+    return levels[0], levels[1]
