@@ -6,6 +6,7 @@ record states them."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from rules.diffusion import KING_CAPTURED, TURN_LIMIT
 from rules.groups import MOVE_LIMIT
@@ -37,6 +38,11 @@ AS_RECORDED = "as recorded"
 """The reason of an imported game whose record gave none."""
 NOT_RATED = (" before any move: not rated", " without moving: not rated")
 """What follows a player's ending when it made a rated game unrated."""
+FORFEIT = "; a forfeit, no rating changes"
+"""What follows a withdrawal that forfeited a game not played out (a tournament's
+`NAME withdrew from the tournament`, a league's `NAME left LEAGUE`)."""
+LEFT = "left"
+"""The ending of a player who left a league: `NAME left LEAGUE; a forfeit, ...`."""
 _PIECES = re.compile(r"(\{colour\}|\{number\}|\{any\})")
 _WORDS = re.compile(r"[\W_]+")
 
@@ -84,11 +90,19 @@ def like_the_rules(game: str, reason: str) -> bool:
     return any(pattern.fullmatch(loose) for pattern in _LOOSE.get(game, ()))
 
 
-def players_ending(reason: str) -> tuple[str, str | None] | None:
+def players_ending(reason: str, names: Sequence[str] = ()) -> tuple[str, str | None] | None:
     """How a player ended the game, and who, when `reason` says so in Tabula's words:
-    (`resigned`, `alice`), (`draw agreed`, None), (`as recorded`, None); else None."""
+    (`resigned`, `alice`), (`draw agreed`, None), (`as recorded`, None); else None.
+    `names` are the players' names, by which a league's leaver is found."""
     if reason == AS_RECORDED:
         return AS_RECORDED, None
+    if reason.endswith(FORFEIT):
+        core = reason.removesuffix(FORFEIT)
+        for name in names:
+            if core.startswith(f"{name} {LEFT} ") and core.removeprefix(f"{name} {LEFT} "):
+                return LEFT, name
+        name = core.removesuffix(" withdrew from the tournament")
+        return ("withdrew from the tournament", name) if name not in ("", core) else None
     for suffix in ("", *NOT_RATED):
         if not reason.endswith(suffix):
             continue
@@ -109,7 +123,8 @@ def accepted(game: str, title: str) -> str:
         "".join(shown.get(piece, piece) for piece in _PIECES.split(ending))
         for ending in RULES_ENDINGS.get(game, ())
     ]
-    players = [f"NAME {how}" for how in LOSSES] + [DRAW, AS_RECORDED]
+    players = [f"NAME {how}" for how in LOSSES]
+    players += [f"NAME {LOSSES[-1]}{FORFEIT}", f"NAME {LEFT} LEAGUE{FORFEIT}", DRAW, AS_RECORDED]
     return f"the rules of {title} end a game with {' | '.join(rules)}; a player with " + (
         " | ".join(players)
     )

@@ -37,6 +37,9 @@ DIRECTION_CONTROLS = frozenset(
 )
 """The marks, embeddings, overrides and isolates that change the direction of the text
 around them (an override can make `alice` show as `ecila`, or a name's end its start)."""
+EMOJI_TAG_SEQUENCE = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
+"""A flag of a country's part (🏴 and invisible tag letters, as England's 'gbeng'): tag
+characters are formatting characters, allowed in this sequence only."""
 SHOWS_NOTHING = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 """Letters and symbols drawn as nothing (the Hangul fillers, the blank Braille pattern)."""
 
@@ -130,7 +133,7 @@ def free_text(value: str, where: str, *, limit: int = MAX_TEXT, name: bool = Fal
         )
     if len(value) > limit:
         raise RecordError(f"{where} is {len(value):,} characters long; at most {limit} are allowed")
-    for char in value:
+    for char in EMOJI_TAG_SEQUENCE.sub("\U0001f3f4", value):
         if hidden(char):
             what = (
                 "it changes the direction of the text around it"

@@ -95,7 +95,7 @@ def _check_stated(transcript: Transcript, reason: str) -> None:
     it) and for anything else."""
     game = transcript.rules
     names = [seat.name for seat in transcript.seats]
-    ending = players_ending(reason)
+    ending = players_ending(reason, names)
     if ending is not None and (ending[1] is None or ending[1] in names):
         how, who = ending
         winner = transcript.winner

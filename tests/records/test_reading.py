@@ -255,7 +255,8 @@ def test_a_hidden_formatting_character_is_refused_in_every_format() -> None:
 
 def test_a_name_that_shows_nothing_is_empty_and_joiners_inside_a_word_are_kept() -> None:
     """Only zero-width joiners or Hangul fillers: refused as empty, like spaces; an emoji
-    family and a Persian word keep their joiners, in every format."""
+    family and a Persian word keep their joiners, and England's flag its tag letters (the
+    only place tag characters may stand), in every format."""
     for shows_nothing in ("\u200d", "\u200c\u200d ", "\u3164", "\u2800\u2800"):
         for read, text, field in zip(
             (from_ap_json, from_sgf, from_text),
@@ -265,7 +266,8 @@ def test_a_name_that_shows_nothing_is_empty_and_joiners_inside_a_word_are_kept()
         ):
             with pytest.raises(RecordError, match=f"^{re.escape(field)} is empty"):
                 read(text)
-    for name in ("👩\u200d👩\u200d👧", "\u0646\u0627\u0645\u200c\u0647\u0627"):
+    england = "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f"
+    for name in ("👩\u200d👩\u200d👧", "\u0646\u0627\u0645\u200c\u0647\u0627", f"{england} Harry"):
         json_text, sgf_text, plain = _names_in_every_format(name)
         for read, text in ((from_ap_json, json_text), (from_sgf, sgf_text), (from_text, plain)):
             assert read(text).seats[0].name == name
@@ -445,8 +447,9 @@ def test_a_reason_tabula_does_not_record_is_refused_naming_the_accepted_ones() -
             f"the reason {reason!r} is not one Tabula records: the rules of Groups end a game "
             "with all six stones connected | the same position occurred three times | no "
             "winner after 400 moves | White/Black has no legal move; a player with NAME "
-            "resigned | NAME ran out of time | NAME withdrew from the tournament | draw "
-            "agreed | as recorded"
+            "resigned | NAME ran out of time | NAME withdrew from the tournament | NAME "
+            "withdrew from the tournament; a forfeit, no rating changes | NAME left LEAGUE; a "
+            "forfeit, no rating changes | draw agreed | as recorded"
         )
 
 
@@ -461,6 +464,8 @@ def test_a_players_ending_stands_as_stated_if_it_agrees_with_the_result() -> Non
         (0, "bob ran out of time without moving: not rated"),
         (1, "alice resigned before any move: not rated"),
         (0, "bob withdrew from the tournament"),
+        (0, "bob withdrew from the tournament; a forfeit, no rating changes"),
+        (1, "alice left Summer League 2026; a forfeit, no rating changes"),
         (None, "draw agreed"),
         (None, "draw agreed before any move: not rated"),
         (1, "as recorded"),
@@ -473,6 +478,8 @@ def test_a_players_ending_stands_as_stated_if_it_agrees_with_the_result() -> Non
         (1, "draw agreed", "the record gives a win for White, but its reason is 'draw agreed'"),
         (0, "carol resigned", r"names 'carol', who is not a player of this game \('alice',"),
         (0, "Bob resigned", "names 'Bob', who is not a player"),
+        (0, "alice left The League; a forfeit, no rating changes", r"\('alice'\), but its"),
+        (0, "carol left The League; a forfeit, no rating changes", "is not one Tabula records"),
     ]:
         with pytest.raises(RecordError, match=message):
             replay(replace(base, winner=winner, reason=reason))

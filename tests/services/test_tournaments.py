@@ -318,6 +318,10 @@ async def test_withdrawing_before_the_first_move_forfeits_the_game(env: Env) -> 
     pairing = view.pairing_of_game(aborted.id)
     assert pairing is not None and pairing.result is not None and pairing.result.is_forfeit
     assert pairing.result.winner_seat == stayed
+    export = await env.services.records.export_of(game.record)
+    for file in export.files:  # the forfeit's record reads back as the game it was
+        imported = await env.services.records.import_file(file.content)
+        assert (imported.record.winner, imported.record.result_reason) == (stayed, reason)
     assert await env.repo.rating_changes(aborted.id) == []
     view = await play_round(env, view, first_wins)
     assert view.current_round == 2

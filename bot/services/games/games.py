@@ -16,6 +16,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol, TypeVar
 
+from bot.records.endings import FORFEIT
 from bot.services.clock import Clock
 from bot.services.delivery.announcements import (
     answer_row,
@@ -170,10 +171,6 @@ def end_rows(view: GameView) -> list[NewAnnouncement]:
 
 def _notation(moves: Sequence[MoveRecord]) -> str:
     return ", ".join(move.notation for move in moves)
-
-
-FORFEIT = "a forfeit, no rating changes"
-"""How the reason of a game won by forfeit (`GameService.forfeit`) ends."""
 
 
 def is_forfeit(record: GameRecord) -> bool:
@@ -794,7 +791,7 @@ class GameService:
             record = await self.record(game_id)
             if not record.is_active:
                 return None
-            why = f"{reason}; {FORFEIT}"
+            why = f"{reason}{FORFEIT}"
             return await self._finish(record, winner, why, rated=False, rows=None)
 
         async with self._locks(game_id):
