@@ -114,7 +114,12 @@ def next_round(event: TrfEvent) -> tuple[Pairing, ...]:
     if len(active) < 2:
         raise TrfError("fewer than two players are left to pair")
     return swiss.pair_round(
-        event.players, event.pairings, number, withdrawn=event.absent, last_round=event.rounds
+        event.players,
+        event.pairings,
+        number,
+        withdrawn=event.absent,
+        last_round=event.rounds,
+        initial=event.initial,
     )
 
 
