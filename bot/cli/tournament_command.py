@@ -151,5 +151,8 @@ def run_pair(args: argparse.Namespace) -> int:
     except ValueError as error:  # TrfError, or a history the pairing cannot take
         print(f"tabula: {args.file}: {error}", file=sys.stderr)
         return 1
+    except (RecursionError, MemoryError):
+        print(f"tabula: {args.file}: too large to pair on this machine", file=sys.stderr)
+        return 1
     sys.stdout.write(format_round(event, made))
     return 0

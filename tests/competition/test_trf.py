@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.bench.simulation import play_out
-from bot.cli import main
+from bot.cli import main, tournament_command
 from bot.cli.tournament_command import next_round
 from bot.competition.colours import FIRST, SECOND
 from bot.competition.records import Pairing, Result
@@ -258,3 +258,24 @@ def test_a_field_beyond_the_limit_gets_one_line(
         f"tabula: {path}: line {MAX_PLAYERS + 6}: more than 1,000 players; "
         "Tabula pairs at most 1,000"
     ]
+
+
+@pytest.mark.parametrize("error", [RecursionError, MemoryError])
+def test_running_out_of_stack_or_memory_gets_one_line(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    error: type[Exception],
+) -> None:
+    """Whatever a file makes the pairing run out of, the command says so in one line."""
+
+    def exhausted(_event: object) -> None:
+        raise error
+
+    monkeypatch.setattr(tournament_command, "next_round", exhausted)
+    path = tmp_path / "event.trf"
+    path.write_text(GOOD, encoding="utf-8")
+    assert main(["tournament", "pair", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"tabula: {path}: too large to pair on this machine\n"
