@@ -26,12 +26,13 @@ Limbo and float again), paired with the residents as transposed, and the remaind
 paired as above. Of all candidates the first with the best value on C6-C21 is taken, so
 where the criteria tie, the rules' order decides.
 
-How: a candidate's value is one integer (each criterion a digit), so the search walks
-the candidates in the rules' order (`dutch_search`) and stops at the first that reaches
-the bracket's best value. It first aims at a lower bound, which most brackets reach at
-once; when the bound is not reached within `QUICK_STEPS`, the best value is worked out
-exactly by weighted matching (`dutch_optimum`) and the search aims at that. Either way
-the pairing taken is the first candidate, in the rules' order, of the best value.
+How: a candidate's value is one integer (each criterion a digit). The search walks the
+candidates in the rules' order (`dutch_search`) and stops at the first that reaches a
+lower bound of the bracket's value, which most brackets reach at once (a small bracket
+is searched through for its best value when the bound is out of reach). Otherwise the
+weighted matching (`dutch_optimum`) finds the rules' choice directly, the rules' order
+written into its weights. Either way the pairing taken is the first candidate, in the
+rules' order, of the best value.
 """
 
 from __future__ import annotations
@@ -62,10 +63,6 @@ bracket, looking for its best value)."""
 SMALL_BRACKET = 8
 """Up to this many players, a bracket whose lower bound is out of reach is searched
 through for its best value."""
-FULL_SIZE = 0
-"""Up to this many players left in the round, the weighted matching takes every one of
-them (completion included) at once; with more, it takes the bracket and the next
-scoregroup first, and everyone only if the pairing it finds does not complete."""
 
 Pairs = list[tuple[Entry, Entry]]
 Found = tuple[Pairs, list[Entry], Value]
