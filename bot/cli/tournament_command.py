@@ -114,7 +114,12 @@ def next_round(event: TrfEvent) -> tuple[Pairing, ...]:
     if len(active) < 2:
         raise TrfError("fewer than two players are left to pair")
     return swiss.pair_round(
-        event.players, event.pairings, number, withdrawn=event.absent, last_round=event.rounds
+        event.players,
+        event.pairings,
+        number,
+        withdrawn=event.absent,
+        last_round=event.rounds,
+        initial=event.initial,
     )
 
 
@@ -145,6 +150,9 @@ def run_pair(args: argparse.Namespace) -> int:
         made = next_round(event)
     except ValueError as error:  # TrfError, or a history the pairing cannot take
         print(f"tabula: {args.file}: {error}", file=sys.stderr)
+        return 1
+    except (RecursionError, MemoryError):
+        print(f"tabula: {args.file}: too large to pair on this machine", file=sys.stderr)
         return 1
     sys.stdout.write(format_round(event, made))
     return 0

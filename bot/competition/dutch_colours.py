@@ -4,7 +4,9 @@ In order (FIDE C.04.3, colour allocation): grant both preferences; else grant th
 stronger one (of two absolute ones, that of the wider colour difference); else alternate
 both players' colours from the latest round in which they differed; else grant the
 higher-ranked player's preference; else the higher-ranked player takes the initial colour
-(the first seat) with an odd pairing number, the other seat with an even one.
+with an odd pairing number, the other colour with an even one. The initial colour is
+drawn before the first round; Tabula's is the first seat (white) unless a tournament
+file says otherwise.
 """
 
 from __future__ import annotations
@@ -41,8 +43,9 @@ class Colourable(Protocol):
 T = TypeVar("T", bound=Colourable)
 
 
-def first_seat_to_higher(higher: Colourable, lower: Colourable) -> bool:
-    """True when the higher-ranked player of a pair takes the first seat."""
+def first_seat_to_higher(higher: Colourable, lower: Colourable, initial: int = FIRST) -> bool:
+    """True when the higher-ranked player of a pair takes the first seat (`initial` is
+    the initial colour's seat)."""
     mine, theirs = higher.preference, lower.preference
     if mine.seat is None and theirs.seat is not None:
         return theirs.seat == SECOND
@@ -62,10 +65,11 @@ def first_seat_to_higher(higher: Colourable, lower: Colourable) -> bool:
             return my_seat == SECOND
     if mine.seat is not None:
         return mine.seat == FIRST
-    return higher.pairing_number % 2 == 1
+    return (higher.pairing_number % 2 == 1) == (initial == FIRST)
 
 
-def allocate(one: T, other: T) -> tuple[T, T]:
-    """(first seat, second seat) for a pair, by the Dutch colour allocation rules."""
+def allocate(one: T, other: T, initial: int = FIRST) -> tuple[T, T]:
+    """(first seat, second seat) for a pair, by the Dutch colour allocation rules, with
+    `initial` the initial colour's seat."""
     higher, lower = (one, other) if one.rank < other.rank else (other, one)
-    return (higher, lower) if first_seat_to_higher(higher, lower) else (lower, higher)
+    return (higher, lower) if first_seat_to_higher(higher, lower, initial) else (lower, higher)

@@ -86,12 +86,14 @@ def pair_round(
     *,
     withdrawn: Iterable[PlayerId] = (),
     last_round: int | None = None,
+    initial: int = FIRST,
 ) -> tuple[Pairing, ...]:
     """Round `round_number`'s pairings, best boards first and the bye (if any) last.
 
     `players` are all entrants in seed order; `history` holds every earlier round,
     finished; `withdrawn` players are left out. In `last_round`, the top scorers'
-    exception to the colour limits applies.
+    exception to the colour limits applies. `initial` is the seat of the initial colour
+    (white, the first seat, unless a tournament file says black).
     """
     history = tuple(history)
     if any(pairing.round >= round_number for pairing in history):
@@ -125,7 +127,10 @@ def pair_round(
     )
     pairings = []
     for one, other in boards:
-        first, second = allocate(one, other) if dutch is not None else seats(one, other)
+        if dutch is not None:
+            first, second = allocate(one, other, initial)
+        else:
+            first, second = seats(one, other, initial)
         pairings.append(Pairing(round_number, first.player, second.player))
     if bye is not None:
         pairings.append(Pairing(round_number, bye.player))
@@ -283,13 +288,14 @@ def _seat_costs(one: Entry, other: Entry, one_first: bool) -> tuple[int, int, in
     return breaks, wide, runs, unmet, unmet_strong
 
 
-def seats(one: Entry, other: Entry) -> tuple[Entry, Entry]:
+def seats(one: Entry, other: Entry, initial: int = FIRST) -> tuple[Entry, Entry]:
     """(first seat, second seat) for a pair, by the Dutch colour rules.
 
     Both preferences when they agree, else the stronger one (of two absolute ones, the
     wider colour difference's); then alternate from the latest game in which their
     seats differed; then the higher-ranked player's preference; then the higher-ranked
-    player takes the first seat with an odd pairing number, the second with an even one.
+    player takes the initial colour's seat (`initial`) with an odd pairing number, the
+    other with an even one.
     """
     higher, lower = (one, other) if one.rank < other.rank else (other, one)
     higher_first, lower_first = _seat_costs(higher, lower, True), _seat_costs(higher, lower, False)
@@ -309,4 +315,6 @@ def seats(one: Entry, other: Entry) -> tuple[Entry, Entry]:
             return (higher, lower) if my_seat == SECOND else (lower, higher)
     if mine.seat is not None:
         return (higher, lower) if mine.seat == FIRST else (lower, higher)
-    return (higher, lower) if higher.pairing_number % 2 else (lower, higher)
+    if (higher.pairing_number % 2 == 1) == (initial == FIRST):
+        return higher, lower
+    return lower, higher

@@ -7,18 +7,23 @@ column 92: the opponent's starting rank (`0000` for none) in four columns, the c
 (`w`, `b` or `-`) two columns on, and the result two columns after that (`1`, `=`, `0`
 for games played; `+`, `-` for forfeits; `U` for the pairing-allocated bye; `Z` for a
 round without a game and no point). The number of rounds is written as `XXR` and as the
-2026 revision's `142`; the first player's colour in round one as `XXC white1` and as
-`152 W`. Tabula's first seat is white.
+2026 revision's `142`; the initial colour (the top seed's in round one) as `XXC white1`
+and as `152 W`. Tabula's first seat is white.
 
-The reader refuses anything it cannot take whole with a `TrfError` whose message is one
-line saying what and where.
+The reader takes the initial colour from `XXC white1`/`black1` or `152 W`/`B`; without
+either, from round one (the highest seed who played it had the initial colour with an
+odd starting rank, the other with an even one), and white for a file without games. It
+refuses anything it cannot take whole with a `TrfError` whose message is one line saying
+what and where, and files of more than `MAX_PLAYERS` players.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from bot.competition.colours import FIRST, SECOND
 from bot.competition.records import Pairing, PlayerId, Result
 from bot.competition.scoring import SWISS_BYE_POINTS, records
 
@@ -28,6 +33,10 @@ BLOCK = 10
 """The width of one round's block."""
 MIN_PLAYER_LINE = 84
 """A player line reaches at least to the points column."""
+MAX_PLAYERS = 1_000
+"""The most players a file may hold: pairing a round of more would take too long."""
+_POINTS = re.compile(r"[0-9]{1,3}(\.[0-9]+)?")
+"""Points as a TRF writes them: a plain decimal number."""
 
 
 class TrfError(ValueError):
@@ -50,6 +59,8 @@ class TrfEvent:
     played_rounds: int
     absent: frozenset[int]
     """Players marked as not to be paired in the next round."""
+    initial: int = FIRST
+    """The seat of the initial colour: FIRST for white, SECOND for black."""
 
 
 # --- writing ---------------------------------------------------------------------------
@@ -137,6 +148,7 @@ def read_trf(text: str) -> TrfEvent:
     """The event in a TRF file; `TrfError` with one line of explanation if it is not one."""
     name = ""
     rounds: int | None = None
+    initial: int | None = None
     cells: dict[int, list[_Cell]] = {}
     names: dict[int, str] = {}
     ratings: dict[int, int] = {}
@@ -148,7 +160,14 @@ def read_trf(text: str) -> TrfEvent:
             name = line[4:].strip()
         elif code in ("XXR", "142"):
             rounds = _rounds(line, line_number)
+        elif code in ("XXC", "152"):
+            initial = _initial(line, line_number, initial)
         elif code == "001":
+            if len(cells) == MAX_PLAYERS:
+                raise TrfError(
+                    f"line {line_number}: more than {MAX_PLAYERS:,} players; "
+                    f"Tabula pairs at most {MAX_PLAYERS:,}"
+                )
             _player(line, line_number, cells=cells, names=names, ratings=ratings, points=points)
     if not cells:
         raise TrfError("no player lines (001): this is not a TRF file")
@@ -182,14 +201,53 @@ def read_trf(text: str) -> TrfEvent:
         pairings=pairings,
         played_rounds=played_rounds,
         absent=absent,
+        initial=_first_round_colour(cells) if initial is None else initial,
     )
+
+
+def _whole(text: str) -> bool:
+    """True for a whole number written in plain digits (0-9: not ² or other digits)."""
+    return text.isascii() and text.isdigit()
 
 
 def _rounds(line: str, line_number: int) -> int:
     value = line[3:].strip()
-    if not value.isdigit() or int(value) < 1:
+    if not _whole(value) or int(value) < 1:
         raise TrfError(f"line {line_number}: the number of rounds {value!r} is not a whole number")
     return int(value)
+
+
+def _initial(line: str, line_number: int, before: int | None) -> int | None:
+    """The initial colour's seat from an `XXC` line (a `white1` or `black1` among its
+    words; neither is fine) or a `152` line (`W` or `B`); one that contradicts an earlier
+    line is refused."""
+    words = line[3:].split()
+    stated: int | None = None
+    if line.startswith("152"):
+        if words not in (["W"], ["B"]):
+            raise TrfError(
+                f"line {line_number}: the initial colour {line[3:].strip()!r} is not W or B"
+            )
+        stated = FIRST if words == ["W"] else SECOND
+    elif "white1" in words or "black1" in words:
+        stated = FIRST if "white1" in words else SECOND
+    if stated is None:
+        return before
+    if before is not None and stated != before:
+        raise TrfError(f"line {line_number}: the initial colour contradicts an earlier line")
+    return stated
+
+
+def _first_round_colour(cells: dict[int, list[_Cell]]) -> int:
+    """The initial colour as round one shows it: the highest seed who played it took the
+    initial colour with an odd starting rank (the other colour with an even one); white
+    when nobody played."""
+    for number in sorted(cells):
+        for cell in cells[number]:
+            if cell.round == 1 and cell.colour in "wb" and cell.opponent is not None:
+                seat = FIRST if cell.colour == "w" else SECOND
+                return seat if number % 2 else 1 - seat
+    return FIRST
 
 
 def _player(
@@ -205,7 +263,7 @@ def _player(
     if len(line) < MIN_PLAYER_LINE:
         raise TrfError(f"{where}: a 001 player line needs at least {MIN_PLAYER_LINE} columns")
     number_text = line[4:8].strip()
-    if not number_text.isdigit() or int(number_text) < 1:
+    if not _whole(number_text) or int(number_text) < 1:
         raise TrfError(
             f"{where}: the starting rank in columns 5-8 is {number_text!r}, not a number"
         )
@@ -213,14 +271,12 @@ def _player(
     if number in cells:
         raise TrfError(f"{where}: starting rank {number} appears twice")
     rating_text = line[48:52].strip()
-    if rating_text and not rating_text.isdigit():
+    if rating_text and not _whole(rating_text):
         raise TrfError(f"{where}: the rating in columns 49-52 is {rating_text!r}, not a number")
-    try:
-        stated = float(line[80:84])
-    except ValueError:
-        raise TrfError(
-            f"{where}: the points in columns 81-84 are {line[80:84].strip()!r}, not a number"
-        ) from None
+    points_text = line[80:84].strip()
+    if not _POINTS.fullmatch(points_text):
+        raise TrfError(f"{where}: the points in columns 81-84 are {points_text!r}, not a number")
+    stated = float(points_text)
     row: list[_Cell] = []
     start = ROUND_COLUMN
     round_number = 1
@@ -232,7 +288,7 @@ def _player(
             round_number += 1
             continue
         opponent_text, colour, result = block[0:4].strip(), block[5], block[7]
-        if not opponent_text.isdigit():
+        if not _whole(opponent_text):
             raise TrfError(f"{here}: the opponent {opponent_text!r} is not a starting rank")
         if colour not in "wb-":
             raise TrfError(f"{here}: the colour {colour!r} is not w, b or -")

@@ -108,6 +108,7 @@ def test_bench_pairing_times_swiss_rounds(capsys: pytest.CaptureFixture[str]) ->
     swiss, ratings = (json.loads(line) for line in out.splitlines())
     assert swiss["field"] == 9 and swiss["rounds"] == 3
     assert 0 < swiss["pairing_median_ms"] <= swiss["pairing_max_ms"]
+    assert 0 <= swiss["pairing_cpu_median_ms"] <= swiss["pairing_cpu_max_ms"]
     assert ratings["rated_games_per_second"] > 0
 
 

@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 
 from bot.bench.simulation import play_out
-from bot.cli import main
+from bot.cli import main, tournament_command
 from bot.cli.tournament_command import next_round
+from bot.competition.colours import FIRST, SECOND
 from bot.competition.records import Pairing, Result
 from bot.competition.tournament import Format, Tournament
-from bot.competition.trf import TrfError, read_trf, write_trf
+from bot.competition.trf import MAX_PLAYERS, TrfError, read_trf, write_trf
 
 
 def _played(field: int, rounds: int, seed: int, *, stop_after: int) -> Tournament:
@@ -129,6 +130,18 @@ GOOD = write_trf(
             "half-point bye",
         ),
         (GOOD.replace("1600", "16a0"), "rating in columns 49-52"),
+        (GOOD.replace("1600", "16\u00b20"), "line 6: the rating in columns 49-52 is '16\u00b20'"),
+        (GOOD.replace(" 1.0    1", " nan    1"), "line 6: the points in columns 81-84 are 'nan'"),
+        (GOOD.replace(" 1.0    1", " inf    1"), "the points in columns 81-84 are 'inf'"),
+        (GOOD.replace(" 1.0    1", "-1.0    1"), "the points in columns 81-84 are '-1.0'"),
+        (GOOD.replace(" 1.0    1", " 1e0    1"), "the points in columns 81-84 are '1e0'"),
+        (
+            GOOD.replace("     2 w 1", "     \u0662 w 1"),
+            "the opponent '\u0662' is not a starting rank",
+        ),
+        (GOOD.replace("XXR 3", "XXR \u0663"), "number of rounds"),
+        (GOOD.replace("152 W", "152 X"), "line 5: the initial colour 'X' is not W or B"),
+        (GOOD.replace("152 W", "152 B"), "line 5: the initial colour contradicts an earlier line"),
     ],
 )
 def test_bad_files_get_one_clear_line(text: str, message: str) -> None:
@@ -177,3 +190,92 @@ def test_pair_command_refuses_bad_files_in_one_line(
     assert captured.out == ""
     assert len(captured.err.strip().splitlines()) == 1
     assert captured.err.startswith("tabula: ")
+
+
+def _round_one(initial: str | None) -> str:
+    """Four players, nothing played yet; the initial colour as `XXC` and `152` say
+    (both lines left out for None)."""
+    text = write_trf(name="Test", players=(1, 2, 3, 4), names={}, ratings={}, rounds=3, pairings=())
+    lines = [line for line in text.splitlines() if not line.startswith(("XXC", "152"))]
+    if initial is not None:
+        lines[1:1] = [f"XXC {initial}1", f"152 {initial[0].upper()}"]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("initial", "expected"),
+    [("white", [(1, 3), (4, 2)]), ("black", [(3, 1), (2, 4)]), (None, [(1, 3), (4, 2)])],
+)
+def test_the_initial_colour_is_read(initial: str | None, expected: list[tuple[int, int]]) -> None:
+    """Round one pairs 1-3 and 2-4; with the initial colour black, 1 (odd starting rank)
+    has black and 2 (even) white; white by default."""
+    event = read_trf(_round_one(initial))
+    assert [(p.first, p.second) for p in next_round(event)] == expected
+
+
+def test_the_initial_colour_is_taken_from_round_one_without_a_line_for_it() -> None:
+    """No XXC or 152 line: starting rank 1 had black in round one, so the initial colour
+    was black; had 2 been the highest seed playing, its white would say the same."""
+    for played, initial in (((3, 1), SECOND), ((1, 3), FIRST)):
+        text = write_trf(
+            name="Test",
+            players=(1, 2, 3, 4),
+            names={},
+            ratings={},
+            rounds=3,
+            pairings=(Pairing(1, *played, Result.DRAW), Pairing(1, 4, 2, Result.DRAW)),
+        )
+        lines = [line for line in text.splitlines() if not line.startswith(("XXC", "152"))]
+        assert read_trf("\n".join(lines) + "\n").initial == initial
+    absent = write_trf(
+        name="Test",
+        players=(1, 2, 3),
+        names={},
+        ratings={},
+        rounds=3,
+        pairings=(Pairing(1, 2, 3, Result.DRAW), Pairing(1, 1)),
+    )
+    lines = [line for line in absent.splitlines() if not line.startswith(("XXC", "152"))]
+    assert read_trf("\n".join(lines) + "\n").initial == SECOND
+
+
+def test_a_field_beyond_the_limit_gets_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """1,000 players are read; 1,001 are refused, naming the line and the limit."""
+
+    def file(count: int) -> str:
+        players = tuple(range(1, count + 1))
+        return write_trf(name="Big", players=players, names={}, ratings={}, rounds=9, pairings=())
+
+    assert len(read_trf(file(MAX_PLAYERS)).players) == MAX_PLAYERS
+    path = tmp_path / "big.trf"
+    path.write_text(file(MAX_PLAYERS + 1), encoding="utf-8")
+    assert main(["tournament", "pair", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.strip().splitlines() == [
+        f"tabula: {path}: line {MAX_PLAYERS + 6}: more than 1,000 players; "
+        "Tabula pairs at most 1,000"
+    ]
+
+
+@pytest.mark.parametrize("error", [RecursionError, MemoryError])
+def test_running_out_of_stack_or_memory_gets_one_line(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    error: type[Exception],
+) -> None:
+    """Whatever a file makes the pairing run out of, the command says so in one line."""
+
+    def exhausted(_event: object) -> None:
+        raise error
+
+    monkeypatch.setattr(tournament_command, "next_round", exhausted)
+    path = tmp_path / "event.trf"
+    path.write_text(GOOD, encoding="utf-8")
+    assert main(["tournament", "pair", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"tabula: {path}: too large to pair on this machine\n"

@@ -175,6 +175,96 @@ async def test_a_league_through_two_seasons_with_a_withdrawal_and_a_restart(
         await restarted.repo.close()
 
 
+class _Crash(Exception):
+    """The process dies here."""
+
+
+async def _crash(*_args: object, **_kwargs: object) -> None:
+    raise _Crash
+
+
+async def _leaver_games(
+    env: Env, league_id: int, leaver: int
+) -> list[tuple[Result | None, GameStatus]]:
+    """(league result, game state) of each of the leaver's games."""
+    view = await env.services.leagues.view(league_id)
+    found = []
+    for game in view.games:
+        if leaver in (game.first_id, game.second_id):
+            assert game.game_id is not None
+            record = await env.repo.get_game(game.game_id)
+            assert record is not None
+            found.append((game.result, record.status))
+    return found
+
+
+async def test_a_crash_after_the_withdrawal_is_stored_aborts_the_games_on_restart(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process dies after a leaving player's withdrawal and forfeits are stored, but
+    before their games in progress are stopped: after the restart the scheduler stops
+    them, the forfeits stand (wins for the opponents) and the withdrawal is announced
+    once."""
+    view = await create(env, 6)
+    env.clock.advance(HOUR)
+    await env.services.scheduler.tick()
+    await env.services.background.settle()
+    leaver = PLAYERS[5].id
+    monkeypatch.setattr(env.services.games, "abort", _crash)
+    with pytest.raises(_Crash):
+        await env.services.leagues.leave(GUILD, view.id, leaver)
+    restarted = await env.restart()
+    try:
+        assert await restarted.repo.leagues_needing_work(env.clock.now()) == [view.id]
+        await restarted.services.scheduler.tick()
+        await restarted.services.background.settle()
+        await restarted.services.dispatcher.drain()
+        games = await _leaver_games(restarted, view.id, leaver)
+        assert len(games) == 5
+        assert {result for result, _ in games} <= {
+            Result.FIRST_WINS_BY_FORFEIT,
+            Result.SECOND_WINS_BY_FORFEIT,
+        }
+        assert {status for _, status in games} == {GameStatus.ABORTED}
+        posted = kinds(env) + [news.kind for news in restarted.notifier.league_posts]
+        assert posted.count(Kind.LEAGUE_WITHDRAWAL) == 1
+        assert await restarted.repo.leagues_needing_work(env.clock.now()) == []
+        with pytest.raises(InvalidStateError):
+            await restarted.services.leagues.leave(GUILD, view.id, leaver)
+    finally:
+        await restarted.repo.close()
+
+
+async def test_a_crash_while_storing_the_withdrawal_leaves_the_games_untouched(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process dies while a leaving player's withdrawal is being stored: nothing was
+    stopped, so after the restart their games are still in progress (no result for
+    anyone, where aborting them first would have scored them as double forfeits), and
+    leaving again forfeits all five."""
+    view = await create(env, 6)
+    env.clock.advance(HOUR)
+    await env.services.scheduler.tick()
+    await env.services.background.settle()
+    leaver = PLAYERS[5].id
+    monkeypatch.setattr(env.repo, "withdraw_from_season", _crash)
+    with pytest.raises(_Crash):
+        await env.services.leagues.leave(GUILD, view.id, leaver)
+    restarted = await env.restart()
+    try:
+        await restarted.services.scheduler.tick()
+        await restarted.services.background.settle()
+        assert await _leaver_games(restarted, view.id, leaver) == [(None, GameStatus.ACTIVE)] * 5
+        departure = await restarted.services.leagues.leave(GUILD, view.id, leaver)
+        assert len(departure.forfeited) == 5 and len(departure.aborted) == 5
+        games = await _leaver_games(restarted, view.id, leaver)
+        assert {status for _, status in games} == {GameStatus.ABORTED}
+        assert None not in {result for result, _ in games}
+        assert Result.DOUBLE_FORFEIT not in {result for result, _ in games}
+    finally:
+        await restarted.repo.close()
+
+
 async def test_two_games_per_pair_meet_once_with_each_colour(env: Env) -> None:
     """With two games a pair, every ordered pair of a division plays once."""
     view = await create(env, 6, games_per_pair=2)

@@ -343,11 +343,15 @@ class LeagueService:
         return departure
 
     async def _withdraw(self, view: LeagueView, placement: PlacementRecord) -> Departure:
-        """Forfeit a leaving player's games without a result (under the league's lock)."""
+        """Forfeit a leaving player's remaining games (under the league's lock).
+
+        The withdrawal, its forfeits and its announcement are stored in one transaction
+        first; the games in progress are ended as forfeits after. A crash in between
+        leaves those games running with their forfeits stored: the next advance ends
+        them (`_abort_games_of_withdrawn`), and their results stand."""
         user_id = placement.user_id
-        reason = f"{placement.name} left {view.record.name}"
-        aborted = await self._forfeit_games_of(view, user_id, reason)
         forfeited: list[LeagueGameRecord] = []
+        playing: list[int] = []
         async with self._locked(view.id) as current:
             forfeits = []
             for game in current.games:
@@ -364,6 +368,8 @@ class LeagueService:
                         game.id, Result.from_winner(found.winner)
                     )
                     continue
+                if found is not None and found.status is GameStatus.ACTIVE:
+                    playing.append(found.id)
                 result = Result.forfeit(game.first_id == user_id, game.second_id == user_id)
                 forfeits.append((game.id, result))
                 forfeited.append(replace(game, result=result))
@@ -379,34 +385,36 @@ class LeagueService:
                     "user": user_id,
                     "name": placement.name,
                     "games": [game.id for game in forfeited],
-                    "aborted": [game.id for game in aborted],
+                    "aborted": playing,
                 },
             )
             await self._outbox.add([row])
+        # Also any game another process made for the player just before.
+        aborted = await self._abort_games_of_withdrawn(await self.view(view.id))
         await self._outbox.committed()
-        # A game another process made for the player just before is ended as well.
-        aborted += await self._forfeit_games_of(await self.view(view.id), user_id, reason)
         log.info("league %s: player %s left season %s", view.id, user_id, placement.season)
         return Departure(
             await self.view(view.id), user_id, placement.name, tuple(forfeited), tuple(aborted)
         )
 
-    async def _forfeit_games_of(
-        self, view: LeagueView, user_id: int, reason: str
-    ) -> list[GameView]:
-        """End the player's league games in progress as forfeits: the opponent wins,
-        unrated."""
+    async def _abort_games_of_withdrawn(self, view: LeagueView) -> list[GameView]:
+        """End the games still in progress of the season's players who left, as forfeits
+        (the opponent wins, unrated): their league results are stored already, so this
+        only ends the games (again after a restart, if one came first)."""
+        gone = {p.user_id: p.name for p in view.placements if p.withdrawn}
         ended = []
         for game in view.games:
-            if game.game_id is None or user_id not in (game.first_id, game.second_id):
+            leaver = next((u for u in (game.first_id, game.second_id) if u in gone), None)
+            if game.game_id is None or leaver is None:
                 continue
             record = await self._games.record(game.game_id)
-            seat = record.seat_of(user_id)
+            seat = record.seat_of(leaver)
             if not record.is_active or seat is None:
                 continue
-            gone = await self._games.forfeit(game.game_id, 1 - seat, reason)
-            if gone is not None:
-                ended.append(gone)
+            reason = f"{gone[leaver]} left {view.record.name}"
+            forfeited = await self._games.forfeit(game.game_id, 1 - seat, reason)
+            if forfeited is not None:
+                ended.append(forfeited)
         return ended
 
     # --- cancelling ---
@@ -528,6 +536,7 @@ class LeagueService:
             if view.record.status is not LeagueStatus.RUNNING:
                 return view
         view = await self._collect_results(view)
+        await self._abort_games_of_withdrawn(view)
         await self._make_games(view)
         await self._announce(league_id)
         view = await self.view(league_id)

@@ -60,6 +60,12 @@ OR (l.status = 'running' AND (
     OR EXISTS (SELECT 1 FROM league_games g JOIN games x ON x.id = g.game_id
                WHERE g.league_id = l.id AND g.season = l.season AND g.result IS NULL
                AND x.status != 'active')
+    -- a game of a player who left, still in progress (a crash before it was aborted)
+    OR EXISTS (SELECT 1 FROM league_games g JOIN games x ON x.id = g.game_id
+               JOIN league_placements p ON p.league_id = g.league_id AND p.season = g.season
+               AND p.user_id IN (g.first_id, g.second_id)
+               WHERE g.league_id = l.id AND g.season = l.season
+               AND p.withdrawn_at IS NOT NULL AND x.status = 'active')
 )) OR (l.status = 'cancelled' AND EXISTS (
     -- a game left in progress by a crash after the cancellation
     SELECT 1 FROM league_games g JOIN games x ON x.id = g.game_id
