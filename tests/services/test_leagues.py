@@ -198,19 +198,19 @@ async def _leaver_games(
     return found
 
 
-async def test_a_crash_after_the_withdrawal_is_stored_aborts_the_games_on_restart(
+async def test_a_crash_after_the_withdrawal_is_stored_ends_the_games_on_restart(
     env: Env, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The process dies after a leaving player's withdrawal and forfeits are stored, but
-    before their games in progress are stopped: after the restart the scheduler stops
-    them, the forfeits stand (wins for the opponents) and the withdrawal is announced
-    once."""
+    before their games in progress are ended: after the restart the scheduler ends them
+    as forfeits, the league's forfeits stand (wins for the opponents) and the withdrawal
+    is announced once."""
     view = await create(env, 6)
     env.clock.advance(HOUR)
     await env.services.scheduler.tick()
     await env.services.background.settle()
     leaver = PLAYERS[5].id
-    monkeypatch.setattr(env.services.games, "abort", _crash)
+    monkeypatch.setattr(env.services.games, "forfeit", _crash)
     with pytest.raises(_Crash):
         await env.services.leagues.leave(GUILD, view.id, leaver)
     restarted = await env.restart()
@@ -225,7 +225,7 @@ async def test_a_crash_after_the_withdrawal_is_stored_aborts_the_games_on_restar
             Result.FIRST_WINS_BY_FORFEIT,
             Result.SECOND_WINS_BY_FORFEIT,
         }
-        assert {status for _, status in games} == {GameStatus.ABORTED}
+        assert {status for _, status in games} == {GameStatus.FINISHED}  # won by forfeit
         posted = kinds(env) + [news.kind for news in restarted.notifier.league_posts]
         assert posted.count(Kind.LEAGUE_WITHDRAWAL) == 1
         assert await restarted.repo.leagues_needing_work(env.clock.now()) == []
@@ -258,7 +258,7 @@ async def test_a_crash_while_storing_the_withdrawal_leaves_the_games_untouched(
         departure = await restarted.services.leagues.leave(GUILD, view.id, leaver)
         assert len(departure.forfeited) == 5 and len(departure.aborted) == 5
         games = await _leaver_games(restarted, view.id, leaver)
-        assert {status for _, status in games} == {GameStatus.ABORTED}
+        assert {status for _, status in games} == {GameStatus.FINISHED}  # won by forfeit
         assert None not in {result for result, _ in games}
         assert Result.DOUBLE_FORFEIT not in {result for result, _ in games}
     finally:
