@@ -28,7 +28,9 @@ pytestmark = needs_postgres
 async def shard(
     world: World, url: str, ids: tuple[int, ...], clock: ManualClock
 ) -> AsyncIterator[TabulaBot]:
-    """The bot process running `ids` of 2 shards, connected and ready."""
+    """The bot process running `ids` of 2 shards, connected and ready (started 5 seconds
+    after the last identify, as Discord's identify limit wants)."""
+    world.fake.pass_identify_window()
     settings = Settings(token=world.fake.token, database=url, shard_count=2, shard_ids=ids)
     bot = create_bot(settings, clock=clock, tick_seconds=0.05, guild_ready_timeout=0.05)
     assert isinstance(bot, ShardedTabulaBot)

@@ -65,12 +65,14 @@ class FakeDiscord:
         response_deadline: float = 3.0,
         privileged_intents: int = 0,
         shards: int = 1,
+        max_concurrency: int = 1,
         host: str = "127.0.0.1",
         port: int = 0,
     ) -> None:
         self.world = World(bot_name=bot_name)
         self.world.response_deadline = response_deadline
         self.world.shards = shards
+        self.world.max_concurrency = max_concurrency
         self.rest = RestApi(self.world)
         self._heartbeat_interval = heartbeat_interval
         self._privileged_intents = privileged_intents
@@ -264,11 +266,22 @@ class FakeDiscord:
         """The DM channel between the bot and `user`: `.messages` are the DMs the bot sent."""
         return self.world.dm_channel(user)
 
+    def lock_thread(self, thread: FakeChannel, locked: bool = True) -> None:
+        """A moderator locks (or unlocks) a thread, leaving it open: THREAD_UPDATE."""
+        thread.locked = locked
+        self.world.thread_updated(thread)
+
     def advance_time(self, seconds: float) -> None:
         """Move the fake's clock on (interaction deadlines, token expiry, timestamps); threads
         idle for their `auto_archive_duration` archive."""
         self.world.time_offset += seconds
         self.world.archive_idle_threads()
+
+    def pass_identify_window(self) -> None:
+        """Move the fake's clock on until every shard may identify again (at most 5
+        seconds after the last IDENTIFY), as a bot restart that takes that long would;
+        without it a client identifying sooner gets op 9 and waits 5 real seconds."""
+        self.advance_time(self.gateway.identify_wait())
 
     def fail_next(
         self,

@@ -424,7 +424,7 @@ class RestApi:
                     "total": 1000,
                     "remaining": 1000,
                     "reset_after": 0,
-                    "max_concurrency": 1,
+                    "max_concurrency": self.world.max_concurrency,
                 },
             }
         )

@@ -276,6 +276,7 @@ async def test_restart_old_buttons_still_work(fake_club: FakeClub) -> None:
         await fake.wait_for_message(None, lambda m: m.attachments)
     with pytest.raises(FakeDiscordError, match="no bot is connected"):
         await fake.click(bob, challenge, label="Move")
+    fake.pass_identify_window()  # the restart takes 5 seconds (one identify per 5 s)
     async with fake.run_client(SampleBot(store)):
         click = await fake.click(bob, challenge, label="Move")
         submit = await fake.submit_modal(bob, click, {"notation": "c3"})
