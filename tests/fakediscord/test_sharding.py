@@ -92,7 +92,7 @@ async def test_each_shard_gets_its_own_servers(sharded: FakeDiscord) -> None:
         # shard 0, was told to wait (op 9); discord.py waited and identified again.
         assert fake.gateway.refused_identifies == [(1, 2)]
         assert (first.waits, second.waits) == ([True], [True, False])
-        bots = [first, second]
+        bots: list[ScriptedBot] = [first, second]
         assert await answered_by(fake, bots, alice, here) == 0
         assert await answered_by(fake, bots, alice, there) == 1
         assert await answered_by(fake, bots, alice, fake.dm_channel(alice)) == 0
