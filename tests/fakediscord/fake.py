@@ -14,7 +14,7 @@ from aiohttp import web
 
 from tests.fakediscord import permissions as perm
 from tests.fakediscord.commands import MENTIONABLE, Resolver, build_command_data, can_use
-from tests.fakediscord.errors import FakeDiscordError, FakeDiscordTimeout
+from tests.fakediscord.errors import WAIT, FakeDiscordError, FakeDiscordTimeout
 from tests.fakediscord.gateway import Gateway
 from tests.fakediscord.interactions import FakeInteraction, InteractionType
 from tests.fakediscord.messages import create_message
@@ -140,7 +140,7 @@ class FakeDiscord:
             self._saved = None
 
     @contextlib.asynccontextmanager
-    async def run_client(self, client: ClientT, *, timeout: float = 10.0) -> AsyncIterator[ClientT]:
+    async def run_client(self, client: ClientT, *, timeout: float = WAIT) -> AsyncIterator[ClientT]:
         """Start `client` against the fake, wait until both sides are ready, close it on exit.
 
         Give the client a small `guild_ready_timeout` (e.g. 0.05), or readiness takes 2 s.
@@ -317,7 +317,7 @@ class FakeDiscord:
     # gateway control
 
     async def wait_until_ready(
-        self, timeout: float = 5.0, *, shards: list[int] | None = None
+        self, timeout: float = WAIT, *, shards: list[int] | None = None
     ) -> None:
         """Wait until a bot is connected (on each of `shards`, if given) and has its READY
         and GUILD_CREATEs."""
@@ -335,7 +335,7 @@ class FakeDiscord:
             ) from None
 
     async def wait_until_disconnected(
-        self, timeout: float = 5.0, *, shards: list[int] | None = None
+        self, timeout: float = WAIT, *, shards: list[int] | None = None
     ) -> None:
         """Wait until no bot is connected (on `shards`, if given): the fake sees a
         `client.close()` a moment later."""
@@ -483,7 +483,7 @@ class FakeDiscord:
         options: dict[str, Any] | None = None,
         *,
         focused: str,
-        timeout: float = 5.0,
+        timeout: float = WAIT,
         locale: str = "en-US",
     ) -> list[dict[str, Any]]:
         """`user` types in option `focused` of `/name`; returns the bot's choices."""
@@ -668,7 +668,7 @@ class FakeDiscord:
         source: FakeInteraction,
         values: dict[str, Any],
         *,
-        timeout: float = 5.0,
+        timeout: float = WAIT,
     ) -> FakeInteraction:
         """`user` fills in and submits the modal the bot opened in answer to `source`.
 
@@ -758,7 +758,7 @@ class FakeDiscord:
     # waiting
 
     async def wait_for(
-        self, check: Callable[[], T | None], *, timeout: float = 5.0, what: str = "a condition"
+        self, check: Callable[[], T | None], *, timeout: float = WAIT, what: str = "a condition"
     ) -> T:
         """Wait until `check()` returns something other than None.
 
@@ -773,7 +773,7 @@ class FakeDiscord:
         channel: FakeChannel | None,
         predicate: Callable[[FakeMessage], Any] | None = None,
         *,
-        timeout: float = 5.0,
+        timeout: float = WAIT,
         after: FakeMessage | FakeInteraction | int | None = None,
     ) -> FakeMessage:
         """The earliest visible message in `channel` (None: anywhere) matching `predicate`.
@@ -806,7 +806,7 @@ class FakeDiscord:
         parent: FakeChannel | FakeGuild | None = None,
         predicate: Callable[[FakeChannel], Any] | None = None,
         *,
-        timeout: float = 5.0,
+        timeout: float = WAIT,
         after: FakeMessage | FakeInteraction | int | None = None,
     ) -> FakeChannel:
         """The earliest thread (in `parent`, a channel or a guild) matching `predicate`."""

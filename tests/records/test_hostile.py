@@ -20,7 +20,8 @@ from tests.records.hostile import Hostile, cases
 
 CASES = cases()
 SECONDS = 5.0
-"""The most a refusal may take (measured around the import itself)."""
+"""The most a refusal may take, in CPU time (measured around the import itself; CPU time,
+not the clock, so that a machine busy with other work does not fail the test)."""
 MEGABYTES = 200
 """The most memory the whole `tabula import` process may reach on the way to a refusal."""
 
@@ -60,9 +61,9 @@ def test_a_hostile_record_is_refused_in_one_line(
     path = tmp_path / case.name
     path.write_bytes(case.data)
     before = games_in(database)
-    started = time.perf_counter()
+    started = time.process_time()
     status = main(["import", str(path), "--database", str(database)])
-    seconds = time.perf_counter() - started
+    seconds = time.process_time() - started
     out, err = capsys.readouterr()
     assert status == 1, out
     assert out == ""
@@ -71,7 +72,7 @@ def test_a_hostile_record_is_refused_in_one_line(
     assert len(err) < 500 + len(str(path)), err
     assert case.message in err
     assert games_in(database) == before
-    assert seconds < SECONDS * 4  # generous: the real bound is measured in the subprocesses
+    assert seconds < SECONDS
 
 
 PROBE = """
@@ -82,9 +83,9 @@ found = {}
 for path in files:
     err = io.StringIO()
     with contextlib.redirect_stderr(err):
-        started = time.perf_counter()
+        started = time.process_time()
         status = main(["import", path, "--database", database])
-        seconds = time.perf_counter() - started
+        seconds = time.process_time() - started
     tracemalloc.start()
     with contextlib.redirect_stderr(io.StringIO()):
         main(["import", path, "--database", database])
@@ -93,7 +94,7 @@ for path in files:
     found[path] = {"status": status, "seconds": seconds, "peak": peak, "err": err.getvalue()}
 print(json.dumps({"files": found}))
 """
-"""Imports each file in one fresh process: its exit status, stderr and time, then again
+"""Imports each file in one fresh process: its exit status, stderr and CPU time, then again
 under tracemalloc for the peak of what the import allocated; and the process's peak."""
 
 PATHOLOGICAL = {
@@ -125,7 +126,7 @@ def test_pathological_files_are_refused_quickly_in_little_memory(
     database: Path, tmp_path: Path
 ) -> None:
     """Near the size limit, nesting, numbers, escapes and variations: each refused in one
-    line within 5 s (doubled for a loaded machine) and 200 MB, in a fresh process."""
+    line within 5 s of CPU time and 200 MB, in a fresh process."""
     paths = []
     for name, data in PATHOLOGICAL.items():
         assert len(data) <= 2_000_000, name
@@ -145,7 +146,7 @@ def test_pathological_files_are_refused_quickly_in_little_memory(
         err = found["err"]
         assert found["status"] == 1 and err.count("\n") == 1, (name, err)
         assert err.startswith(f"tabula: {name}: ") and "Traceback" not in err
-        assert found["seconds"] < SECONDS * 2, (name, found)
+        assert found["seconds"] < SECONDS, (name, found)
         assert found["peak"] < MEGABYTES * 1024 * 1024, (name, found)
 
 
