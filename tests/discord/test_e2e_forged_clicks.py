@@ -25,8 +25,11 @@ HUGE = "9" * 25
 """A number far beyond 64 bits."""
 
 
-async def new_game(club: FakeClub, options: dict[str, object]) -> tuple[FakeMessage, FakeChannel]:
-    """Alice challenges Bob, Bob accepts: the new game's first board and its thread."""
+async def new_game(
+    club: FakeClub, options: dict[str, object]
+) -> tuple[FakeMessage, FakeMessage, FakeChannel]:
+    """Alice challenges Bob, Bob accepts: the challenge (accepted now), the new game's
+    first board and its thread."""
     fake = club.fake
     play = await fake.slash(club.alice, club.channel, "play", {"opponent": club.bob, **options})
     challenge = (await play.response()).message
@@ -34,7 +37,7 @@ async def new_game(club: FakeClub, options: dict[str, object]) -> tuple[FakeMess
     accept = await fake.click(club.bob, challenge, label="Accept")
     thread = await fake.wait_for_thread(club.channel, after=accept)
     board = await fake.wait_for_message(thread, lambda m: "The game begins" in m.content)
-    return board, thread
+    return challenge, board, thread
 
 
 def values(custom_id: str) -> list[str] | None:
@@ -153,15 +156,16 @@ async def test_forged_clicks_change_nothing(
         clock.advance(timedelta(minutes=11))
         await fake.wait_for(lambda: True if "expired" in expired.content else None)
         # Game 1 (challenge 2) finishes: Alice resigns; its final board has Rematch.
-        first_board, thread1 = await new_game(fake_club, {"game": "groups", "colour": "white"})
-        accepted = fake.messages[max(m.id for m in channel.messages if "#2" in m.content)]
-        assert not accepted.components
+        accepted, first_board, thread1 = await new_game(
+            fake_club, {"game": "groups", "colour": "white"}
+        )
+        assert "accepted" in accepted.content and not accepted.components
         resigned = await fake.slash(alice, thread1, "resign", {})
         final = (await resigned.response()).message
         assert final is not None and "Rematch" in [label for _, label, _ in final.buttons()]
         # Game 2 (groups) and game 3 (Diffusion): Alice to move in both.
-        _, thread2 = await new_game(fake_club, {"game": "groups", "colour": "white"})
-        _, thread3 = await new_game(fake_club, {"game": "diffusion", "colour": "white"})
+        _, _, thread2 = await new_game(fake_club, {"game": "groups", "colour": "white"})
+        _, _, thread3 = await new_game(fake_club, {"game": "diffusion", "colour": "white"})
         # Alice moves in game 2: its board, and "Show game #3" offered to her privately.
         played = await fake.slash(alice, thread2, "move", {"notation": "d3-e2"})
         board = (await played.response()).message
@@ -247,7 +251,7 @@ async def test_huge_ids_are_malformed(
     """Numbers beyond 64 bits in any custom id: a private "malformed", no traceback."""
     fake, alice = fake_club.fake, fake_club.alice
     async with running(fake, tmp_path / "t.sqlite3"):
-        board, _ = await new_game(fake_club, {"game": "groups", "colour": "white"})
+        _, board, _ = await new_game(fake_club, {"game": "groups", "colour": "white"})
         history = (
             await (await fake.slash(alice, fake_club.channel, "history", {})).response()
         ).message
