@@ -8,11 +8,14 @@ acts, the click's message must be one the bot made for that purpose:
 - the message shows that very component (only the bot puts components on its messages,
   so the bot made it with this button); or
 - it shows another component of the same purpose and subject (a board of the same game,
-  a history of the same player): a click from a client that has not yet seen an edit; or
-- it is the message stored for that subject: a challenge's or a tournament's message, or
-  a message that delivered that game's boards (or its offers, for offer answers). This
-  is how a click on a button removed since (a challenge accepted, an offer answered)
-  still gets its specific answer ("This challenge was already accepted.").
+  a history of the same player, the same draw offer): a click from a client that has not
+  yet seen an edit; or
+- it is the message stored for that subject: a challenge's or a tournament's message, a
+  message that delivered that game's boards, or, for an answer to a draw offer or an undo
+  request, the message that delivered that very offer (a draw offer is not an undo
+  request, and an offer made at one move is not one made at another). This is how a
+  click on a button removed since (a challenge accepted, an offer answered) still gets
+  its specific answer ("This challenge was already accepted.").
 
 Private pages (a history, "Yes, resign", "Show game") must also be ephemeral messages
 made for the user who clicks. Anything else is answered privately and changes nothing.
@@ -68,7 +71,8 @@ class Purpose(enum.Enum):
 
     CHALLENGE = "challenge"
     BOARD = "board"
-    OFFER = "offer"
+    DRAW_OFFER = "draw offer"
+    UNDO_REQUEST = "undo request"
     HISTORY = "history"
     RESIGN = "resign"
     SHOW = "show"
@@ -83,28 +87,34 @@ _BY_KIND = {
     "g": Purpose.BOARD,
     "q": Purpose.BOARD,
     "rm": Purpose.BOARD,
-    "dr": Purpose.OFFER,
-    "ud": Purpose.OFFER,
+    "dr": Purpose.DRAW_OFFER,
+    "ud": Purpose.UNDO_REQUEST,
     "hp": Purpose.HISTORY,
     "hx": Purpose.HISTORY,
     "rs": Purpose.RESIGN,
     "sg": Purpose.SHOW,
     "te": Purpose.TOURNAMENT,
 }
-_SHAPE = re.compile(rf"{PREFIX}:(?P<kind>[a-z]+):(?P<subject>\d+)(?::.*)?", re.DOTALL)
+_SHAPE = re.compile(rf"{PREFIX}:(?P<kind>[a-z]+):(?P<subject>\d+)(?::(?P<rest>.*))?", re.DOTALL)
+_OFFER_REST = re.compile(r"(?P<ply>\d+):[yn]")
+"""What follows the game in an answer's custom id: the move the offer was made at."""
+OFFERS = {Purpose.DRAW_OFFER: "draw", Purpose.UNDO_REQUEST: "undo"}
+"""The answerable offers, and what their announcements call them."""
 
 BOARD_KINDS = frozenset({"start", "move", "end", "timeout", "undo"})
 """Announcements that post a game's board (with its buttons)."""
-OFFER_KINDS = frozenset({"offer", "answer"})
-"""Announcements that post (or answer, by editing) a draw offer or an undo request."""
+OFFER_KIND = "offer"
+"""The announcement that posts a draw offer or an undo request (with its answer buttons)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Origin:
-    """What a custom id is about: its purpose and subject (a game, challenge, user...)."""
+    """What a custom id is about: its purpose and subject (a game, challenge, user...);
+    for an answer to an offer, also the move the offer was made at (`ply`)."""
 
     purpose: Purpose
     subject: int
+    ply: int | None = None
 
 
 def origin_of(custom_id: str) -> Origin | None:
@@ -113,7 +123,12 @@ def origin_of(custom_id: str) -> Origin | None:
     match = _SHAPE.fullmatch(custom_id)
     if match is None or match["kind"] not in _BY_KIND:
         return None
-    return Origin(_BY_KIND[match["kind"]], parse_id(match["subject"]))
+    purpose = _BY_KIND[match["kind"]]
+    subject = parse_id(match["subject"])
+    if purpose not in OFFERS:
+        return Origin(purpose, subject)
+    rest = _OFFER_REST.fullmatch(match["rest"] or "")
+    return Origin(purpose, subject, parse_id(rest["ply"]) if rest is not None else None)
 
 
 def shown_custom_ids(message: discord.Message) -> set[str]:
@@ -163,10 +178,17 @@ async def _stored_for(services: Services, origin: Origin, message_id: int) -> bo
     if origin.purpose is Purpose.TOURNAMENT:
         tournament = await repository.get_tournament(origin.subject)
         return tournament is not None and tournament.message_id == message_id
-    if origin.purpose in (Purpose.BOARD, Purpose.OFFER):
-        kinds = await repository.message_announcement_kinds(origin.subject, message_id)
-        wanted = BOARD_KINDS if origin.purpose is Purpose.BOARD else OFFER_KINDS
-        return bool(kinds & wanted)
+    if origin.purpose is Purpose.BOARD:
+        delivered = await repository.message_announcements(origin.subject, message_id)
+        return any(row.kind in BOARD_KINDS for row in delivered)
+    if origin.purpose in OFFERS:
+        delivered = await repository.message_announcements(origin.subject, message_id)
+        return any(
+            row.kind == OFFER_KIND
+            and row.data.get("what") == OFFERS[origin.purpose]
+            and row.data.get("at") == origin.ply
+            for row in delivered
+        )
     return False
 
 

@@ -5,8 +5,9 @@ thread nobody can run a command or click a button. Correspondence games can stay
 silent longer than that (clocks like `7d+1d max 10d`, vacations), so `ThreadKeeper`, a
 scheduler job, looks at the thread of every game in progress once an hour: a thread
 close to archiving is touched (its archive duration changed and set back, which Discord
-counts as activity), an archived one is unarchived. It reads each thread's last activity
-from Discord (its last message and archive timestamp), so nothing is stored for it.
+counts as activity), an archived one is unarchived. A thread moderators locked is left
+alone. It reads each thread's last activity from Discord (its last message and archive
+timestamp), so nothing is stored for it.
 """
 
 from __future__ import annotations
@@ -97,10 +98,12 @@ class ThreadKeeper:
                 if not isinstance(fetched, discord.Thread):
                     return
                 thread = fetched
+            if thread.locked:
+                # Moderators locked it: theirs to reopen. Open or archived, nobody without
+                # Manage Threads may change it, and players cannot move there anyway.
+                self._failed(thread_id, "it is locked")
+                return
             if thread.archived:
-                if thread.locked:  # moderators locked it: theirs to reopen
-                    self._failed(thread_id, "it is locked")
-                    return
                 await thread.edit(archived=False, reason="a game is in progress here")
                 log.info("unarchived the thread %s of a game in progress", thread_id)
             else:

@@ -843,8 +843,8 @@ class Repository(Protocol):
         """How many announcements are in each status."""
         ...
 
-    async def message_announcement_kinds(self, game_id: int, message_id: int) -> frozenset[str]:
-        """The kinds of the game's announcements that message `message_id` delivered."""
+    async def message_announcements(self, game_id: int, message_id: int) -> list[Announcement]:
+        """The game's announcements that message `message_id` delivered, oldest first."""
         ...
 
     async def last_outcome(self, game_id: int, before_id: int) -> AnnouncementStatus | None:

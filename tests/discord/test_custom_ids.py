@@ -9,7 +9,14 @@ import discord
 import pytest
 
 from bot.discord_ui.buttons import DYNAMIC_ITEMS, MOVE_FORM
-from bot.discord_ui.origins import MAX_ID, MalformedCustomIdError, origin_of, parse_id
+from bot.discord_ui.origins import (
+    MAX_ID,
+    MalformedCustomIdError,
+    Origin,
+    Purpose,
+    origin_of,
+    parse_id,
+)
 from bot.discord_ui.records import RECORD_ITEMS
 from bot.discord_ui.tournaments import TOURNAMENT_ITEMS
 
@@ -75,3 +82,15 @@ def test_ids_and_origins() -> None:
     with pytest.raises(MalformedCustomIdError):
         origin_of(f"tabula:hp:{HUGE}:-:1")
     assert origin_of("tabula:zz:1") is None and origin_of("other:g:1:move") is None
+
+
+def test_answers_to_offers_name_their_kind_and_move() -> None:
+    """An answer to a draw offer is not one to an undo request, nor to an offer made at
+    another move: their origins differ, so one is no click on the other's message."""
+    draw, undo = origin_of("tabula:dr:7:3:y"), origin_of("tabula:ud:7:3:y")
+    assert draw == Origin(Purpose.DRAW_OFFER, 7, 3) == origin_of("tabula:dr:7:3:n")
+    assert undo == Origin(Purpose.UNDO_REQUEST, 7, 3)
+    assert origin_of("tabula:dr:7:4:y") != draw
+    assert origin_of("tabula:g:7:draw") == Origin(Purpose.BOARD, 7) == origin_of("tabula:q:7:pass")
+    with pytest.raises(MalformedCustomIdError):
+        origin_of(f"tabula:ud:7:{HUGE}:y")

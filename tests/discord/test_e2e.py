@@ -38,7 +38,10 @@ COMMANDS = {
 async def running(
     fake: FakeDiscord, database: Path, clock: Clock | None = None, docs_url: str | None = None
 ) -> AsyncIterator[TabulaBot]:
-    """The bot over `database`, connected to the fake, its commands synced."""
+    """The bot over `database`, connected to the fake, its commands synced. A bot started
+    again identifies 5 seconds after the last one (Discord's identify limit), as a real
+    restart would, not at once."""
+    fake.pass_identify_window()
     settings = Settings(token=fake.token, database=database, docs_url=docs_url)
     bot = TabulaBot(settings, clock=clock, tick_seconds=0.05, guild_ready_timeout=0.05)
     async with fake.run_client(bot):

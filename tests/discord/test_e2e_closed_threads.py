@@ -30,7 +30,12 @@ async def test_an_archived_thread_is_reopened_and_a_locked_one_refuses_at_once(
         assert fake.messages[board.id].content == "edited while archived"
         assert fake_club.guild.bot_role is not None
         fake_club.channel.set_overwrite(fake_club.guild.bot_role, deny=perm.MANAGE_THREADS)
-        thread.locked = True
+        fake.lock_thread(thread)  # still open: no edits without Manage Threads either
+        before = len(fake.requests)
+        with pytest.raises(DeliveryRefused, match="Thread is locked"):
+            await poster.edit(thread.id, board.id, {"content": "edited while locked"})
+        tries = [r for r in fake.requests[before:] if str(thread.id) in r.path]
+        assert [(r.method, r.status) for r in tries] == [("PATCH", 403)]  # once, not retried
         fake.world.set_archived(thread, True)
         with pytest.raises(DeliveryRefused, match="edit message"):
             await poster.edit(thread.id, board.id, {"content": "again"})

@@ -11,11 +11,12 @@ from bot.services.delivery.announcements import Kind
 from bot.storage.repository import AnnouncementStatus, Repository
 from tests.discord.test_e2e import challenge_and_accept, move, private_reply, running
 from tests.fakediscord.fixtures import FakeClub
+from tests.waiting import PATIENCE
 
 DROP: dict[str, object] = {"game": "groups", "start": "drop", "colour": "white"}
 
 
-async def dm_tried(repository: Repository, timeout: float = 10.0) -> None:
+async def dm_tried(repository: Repository, timeout: float = PATIENCE) -> None:
     """Wait until the dispatcher has delivered (or tried) the conditional direct message."""
     async with asyncio.timeout(timeout):
         while True:

@@ -23,6 +23,7 @@ from tests.discord.test_e2e_outbox import CALLBACK, boards, one_board
 from tests.fakediscord.fake import FakeDiscord
 from tests.fakediscord.fixtures import FakeClub
 from tests.fakediscord.state import FakeChannel
+from tests.waiting import PATIENCE
 
 THREADS = r"/channels/\d+/(messages/\d+/)?threads"
 POSTS = r"/channels/\d+/messages"
@@ -77,13 +78,16 @@ async def accept_held(club: FakeClub, path: str) -> FakeChannel:
 
 
 async def delivered(repo: Repository, kind: str) -> Announcement:
-    """The one announcement of `kind`, once it is delivered (waits up to 10 s)."""
-    for _ in range(100):
+    """The one announcement of `kind`, once it is delivered (waits up to `PATIENCE`)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + PATIENCE
+    while True:
         [row] = [a for a in await repo.list_announcements() if a.kind == kind]
         if row.status is AnnouncementStatus.DELIVERED:
             return row
+        if loop.time() > deadline:
+            raise AssertionError(f"the {kind} announcement is still {row.status}")
         await asyncio.sleep(0.1)
-    raise AssertionError(f"the {kind} announcement is still {row.status}")
 
 
 def game_threads(fake: FakeDiscord, parent: FakeChannel) -> list[FakeChannel]:

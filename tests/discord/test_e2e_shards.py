@@ -20,6 +20,7 @@ from tests.databases import Backend, needs_postgres
 from tests.discord.sharded import World, start_game
 from tests.discord.test_e2e import move
 from tests.fakediscord.errors import FakeDiscordError
+from tests.waiting import PATIENCE
 
 pytestmark = needs_postgres
 
@@ -28,7 +29,9 @@ pytestmark = needs_postgres
 async def shard(
     world: World, url: str, ids: tuple[int, ...], clock: ManualClock
 ) -> AsyncIterator[TabulaBot]:
-    """The bot process running `ids` of 2 shards, connected and ready."""
+    """The bot process running `ids` of 2 shards, connected and ready (started 5 seconds
+    after the last identify, as Discord's identify limit wants)."""
+    world.fake.pass_identify_window()
     settings = Settings(token=world.fake.token, database=url, shard_count=2, shard_ids=ids)
     bot = create_bot(settings, clock=clock, tick_seconds=0.05, guild_ready_timeout=0.05)
     assert isinstance(bot, ShardedTabulaBot)
@@ -86,8 +89,11 @@ async def test_two_shards_serve_their_own_servers(
 
 
 async def _until_finished(bot: TabulaBot, game_id: int) -> GameRecord:
-    """The game's record once the scheduler ended it."""
-    for _ in range(200):
+    """The game's record once the scheduler ended it (waiting as long as a busy machine
+    may need)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + PATIENCE
+    while loop.time() < deadline:
         record = await bot.services.games.record(game_id)
         if record.status is not GameStatus.ACTIVE:
             return record

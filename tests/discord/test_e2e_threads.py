@@ -13,6 +13,7 @@ import pytest
 from bot.client import TabulaBot
 from bot.services.clock import ManualClock
 from tests.discord.test_e2e import challenge_and_accept, move, running
+from tests.fakediscord import permissions as perm
 from tests.fakediscord.fake import FakeDiscord
 from tests.fakediscord.fixtures import FakeClub
 from tests.fakediscord.state import FakeChannel
@@ -133,5 +134,36 @@ async def test_a_thread_moderators_locked_is_left_alone(
                 lambda: True if keeper.checked == clock.now() else None, what="the keeper"
             )
         assert thread.archived
+    warnings = [r for r in caplog.records if "cannot keep the thread" in r.getMessage()]
+    assert len(warnings) == 1 and "it is locked" in warnings[0].getMessage()
+
+
+async def test_an_open_thread_moderators_locked_is_not_touched(
+    fake_club: FakeClub, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Moderators locked a game's thread without archiving it, and the bot has no Manage
+    Threads: Discord would refuse any change to it, so the keeper does not try to keep
+    it open (no refused request), and says so in its log once."""
+    fake = fake_club.fake
+    clock = ManualClock(datetime.now(UTC))
+    role = fake_club.guild.bot_role
+    assert role is not None
+    async with running(fake, tmp_path / "t.sqlite3", clock) as bot:
+        _, thread = await challenge_and_accept(
+            fake_club, {"game": "groups", "start": "drop", "colour": "white"}
+        )
+        await fake.wait_for_message(fake_club.channel, lambda m: "Play in" in m.content)
+        fake.lock_thread(thread)
+        fake_club.channel.set_overwrite(role, deny=perm.MANAGE_THREADS)
+        keeper = bot.thread_keeper
+        assert keeper is not None
+        for step in (timedelta(days=6, hours=1), HOUR, HOUR):  # due to be touched
+            fake.advance_time(step.total_seconds())
+            clock.advance(step)
+            await fake.wait_for(
+                lambda: True if keeper.checked == clock.now() else None, what="the keeper"
+            )
+        assert not [r for r in fake.requests if r.path == f"/channels/{thread.id}"]
+        assert thread.locked and thread.auto_archive_duration == 10080
     warnings = [r for r in caplog.records if "cannot keep the thread" in r.getMessage()]
     assert len(warnings) == 1 and "it is locked" in warnings[0].getMessage()

@@ -86,5 +86,10 @@ class FakeDiscordError(Exception):
     """A test asked the fake for something a Discord user could not do (or the fake cannot)."""
 
 
+WAIT = 20.0
+"""Seconds a wait on the fake gives up after unless told otherwise: generous, because the
+machines running the tests are busy; a wait ends as soon as what it waits for happens."""
+
+
 class FakeDiscordTimeout(AssertionError):
     """A wait on the fake (response, message, thread, ...) timed out."""

@@ -14,7 +14,7 @@ from aiohttp import web
 
 from tests.fakediscord import permissions as perm
 from tests.fakediscord.commands import MENTIONABLE, Resolver, build_command_data, can_use
-from tests.fakediscord.errors import FakeDiscordError, FakeDiscordTimeout
+from tests.fakediscord.errors import WAIT, FakeDiscordError, FakeDiscordTimeout
 from tests.fakediscord.gateway import Gateway
 from tests.fakediscord.interactions import FakeInteraction, InteractionType
 from tests.fakediscord.messages import create_message
@@ -65,12 +65,14 @@ class FakeDiscord:
         response_deadline: float = 3.0,
         privileged_intents: int = 0,
         shards: int = 1,
+        max_concurrency: int = 1,
         host: str = "127.0.0.1",
         port: int = 0,
     ) -> None:
         self.world = World(bot_name=bot_name)
         self.world.response_deadline = response_deadline
         self.world.shards = shards
+        self.world.max_concurrency = max_concurrency
         self.rest = RestApi(self.world)
         self._heartbeat_interval = heartbeat_interval
         self._privileged_intents = privileged_intents
@@ -138,7 +140,7 @@ class FakeDiscord:
             self._saved = None
 
     @contextlib.asynccontextmanager
-    async def run_client(self, client: ClientT, *, timeout: float = 10.0) -> AsyncIterator[ClientT]:
+    async def run_client(self, client: ClientT, *, timeout: float = WAIT) -> AsyncIterator[ClientT]:
         """Start `client` against the fake, wait until both sides are ready, close it on exit.
 
         Give the client a small `guild_ready_timeout` (e.g. 0.05), or readiness takes 2 s.
@@ -273,11 +275,22 @@ class FakeDiscord:
         """The DM channel between the bot and `user`: `.messages` are the DMs the bot sent."""
         return self.world.dm_channel(user)
 
+    def lock_thread(self, thread: FakeChannel, locked: bool = True) -> None:
+        """A moderator locks (or unlocks) a thread, leaving it open: THREAD_UPDATE."""
+        thread.locked = locked
+        self.world.thread_updated(thread)
+
     def advance_time(self, seconds: float) -> None:
         """Move the fake's clock on (interaction deadlines, token expiry, timestamps); threads
         idle for their `auto_archive_duration` archive."""
         self.world.time_offset += seconds
         self.world.archive_idle_threads()
+
+    def pass_identify_window(self) -> None:
+        """Move the fake's clock on until every shard may identify again (at most 5
+        seconds after the last IDENTIFY), as a bot restart that takes that long would;
+        without it a client identifying sooner gets op 9 and waits 5 real seconds."""
+        self.advance_time(self.gateway.identify_wait())
 
     def fail_next(
         self,
@@ -313,7 +326,7 @@ class FakeDiscord:
     # gateway control
 
     async def wait_until_ready(
-        self, timeout: float = 5.0, *, shards: list[int] | None = None
+        self, timeout: float = WAIT, *, shards: list[int] | None = None
     ) -> None:
         """Wait until a bot is connected (on each of `shards`, if given) and has its READY
         and GUILD_CREATEs."""
@@ -331,7 +344,7 @@ class FakeDiscord:
             ) from None
 
     async def wait_until_disconnected(
-        self, timeout: float = 5.0, *, shards: list[int] | None = None
+        self, timeout: float = WAIT, *, shards: list[int] | None = None
     ) -> None:
         """Wait until no bot is connected (on `shards`, if given): the fake sees a
         `client.close()` a moment later."""
@@ -481,7 +494,7 @@ class FakeDiscord:
         options: dict[str, Any] | None = None,
         *,
         focused: str,
-        timeout: float = 5.0,
+        timeout: float = WAIT,
         locale: str = "en-US",
     ) -> list[dict[str, Any]]:
         """`user` types in option `focused` of `/name`; returns the bot's choices."""
@@ -666,7 +679,7 @@ class FakeDiscord:
         source: FakeInteraction,
         values: dict[str, Any],
         *,
-        timeout: float = 5.0,
+        timeout: float = WAIT,
     ) -> FakeInteraction:
         """`user` fills in and submits the modal the bot opened in answer to `source`.
 
@@ -756,7 +769,7 @@ class FakeDiscord:
     # waiting
 
     async def wait_for(
-        self, check: Callable[[], T | None], *, timeout: float = 5.0, what: str = "a condition"
+        self, check: Callable[[], T | None], *, timeout: float = WAIT, what: str = "a condition"
     ) -> T:
         """Wait until `check()` returns something other than None.
 
@@ -771,7 +784,7 @@ class FakeDiscord:
         channel: FakeChannel | None,
         predicate: Callable[[FakeMessage], Any] | None = None,
         *,
-        timeout: float = 5.0,
+        timeout: float = WAIT,
         after: FakeMessage | FakeInteraction | int | None = None,
     ) -> FakeMessage:
         """The earliest visible message in `channel` (None: anywhere) matching `predicate`.
@@ -804,7 +817,7 @@ class FakeDiscord:
         parent: FakeChannel | FakeGuild | None = None,
         predicate: Callable[[FakeChannel], Any] | None = None,
         *,
-        timeout: float = 5.0,
+        timeout: float = WAIT,
         after: FakeMessage | FakeInteraction | int | None = None,
     ) -> FakeChannel:
         """The earliest thread (in `parent`, a channel or a guild) matching `predicate`."""

@@ -4,6 +4,11 @@ Sharding as Discord does it: IDENTIFY may carry `shard: [id, count]` (none means
 `[0, 1]`); a session then receives the events and interactions of the servers with
 `(guild_id >> 22) % count == id` only, and direct messages only on shard 0. An invalid
 shard closes with 4010, a shard holding more servers than one session may with 4011.
+
+Identifying is rate limited as Discord documents it: shards fall into `max_concurrency`
+buckets (`shard_id % max_concurrency`), and each bucket may identify once per 5 seconds
+(on the fake's clock); an IDENTIFY beyond that gets op 9 Invalid Session (`d: false`) and
+starts no session, so the client must wait and identify again.
 """
 
 from __future__ import annotations
@@ -47,6 +52,8 @@ HISTORY = 5000
 """Dispatches kept per session so that a RESUME can replay what the bot missed."""
 MAX_GUILDS_PER_SHARD = 2500
 """Discord refuses a session that would hold more servers than this (4011)."""
+IDENTIFY_WINDOW = 5.0
+"""Seconds in which each `max_concurrency` bucket of shards may identify once."""
 
 Shard = tuple[int, int]
 """(shard id, shard count) as IDENTIFY names it."""
@@ -141,6 +148,15 @@ class Gateway:
         self.resumes = 0
         self.identified_shards: list[Shard] = []
         """The shard of every IDENTIFY, in order."""
+        self.last_identify: dict[int, float] = {}
+        """When each bucket (`shard_id % max_concurrency`) last identified (fake clock)."""
+        self.refused_identifies: list[Shard] = []
+        """The shard of every IDENTIFY refused for coming too soon (op 9), in order."""
+
+    def identify_wait(self) -> float:
+        """Seconds (on the fake's clock) until every bucket may identify again."""
+        now = self.world.now()
+        return max([0.0, *(last + IDENTIFY_WINDOW - now for last in self.last_identify.values())])
 
     def _receivers(self, guild_id: int | None) -> list[Session]:
         return [s for shard, s in self.current.items() if receives(shard, guild_id)]
@@ -281,6 +297,11 @@ class Gateway:
             await connection.close(4010, "Invalid shard.")
             return
         world = self.world
+        bucket, now = shard[0] % world.max_concurrency, world.now()
+        if now - self.last_identify.get(bucket, -IDENTIFY_WINDOW) < IDENTIFY_WINDOW:
+            self.refused_identifies.append(shard)
+            connection.send({"op": INVALID_SESSION, "d": False})
+            return
         guilds = [
             g
             for g in world.guilds.values()
@@ -289,6 +310,7 @@ class Gateway:
         if len(guilds) > self.max_guilds_per_shard:
             await connection.close(4011, "Sharding required.")
             return
+        self.last_identify[bucket] = now
         session = Session(intents, shard)
         self.sessions[session.id] = session
         self._attach(connection, session)

@@ -8,7 +8,7 @@ from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from tests.fakediscord import permissions as perm
-from tests.fakediscord.errors import DiscordHTTPError, FormErrors, not_found
+from tests.fakediscord.errors import WAIT, DiscordHTTPError, FormErrors, not_found
 from tests.fakediscord.messages import (
     ATTACHMENT_SIZE_LIMIT,
     EDIT_FLAGS,
@@ -158,7 +158,7 @@ class FakeInteraction:
         """Whether the bot answered."""
         return self.response_info is not None
 
-    async def response(self, timeout: float = 5.0) -> FakeResponse:
+    async def response(self, timeout: float = WAIT) -> FakeResponse:
         """Wait for the bot's answer."""
         return await self._world.wait_until(
             lambda: self.response_info,
@@ -167,7 +167,7 @@ class FakeInteraction:
             topic=self,
         )
 
-    async def followups(self, n: int = 1, timeout: float = 5.0) -> list[FakeMessage]:
+    async def followups(self, n: int = 1, timeout: float = WAIT) -> list[FakeMessage]:
         """Wait until the bot sent `n` follow-ups; returns them all."""
         return await self._world.wait_until(
             lambda: list(self.followup_messages) if len(self.followup_messages) >= n else None,

@@ -424,7 +424,7 @@ class RestApi:
                     "total": 1000,
                     "remaining": 1000,
                     "reset_after": 0,
-                    "max_concurrency": 1,
+                    "max_concurrency": self.world.max_concurrency,
                 },
             }
         )
@@ -588,8 +588,10 @@ class RestApi:
         unarchive = "archived" in payload and not payload["archived"]
         if channel.archived and not unarchive:
             raise DiscordHTTPError(400, 50083, ARCHIVED)
-        if unarchive and channel.archived and channel.locked and not manages:
-            raise missing_permissions()  # only Manage Threads unarchives a locked thread
+        if channel.locked and not manages:
+            # Only Manage Threads unarchives a locked thread; in an open locked thread,
+            # nobody else may change anything (name, archive duration...) either.
+            raise missing_permissions()
         errors = FormErrors()
         if "name" in payload:
             name = payload["name"]
@@ -689,12 +691,20 @@ class RestApi:
         return self._message_json(self._message(channel, request))
 
     async def patch_message(self, request: web.Request) -> web.Response:
-        """Edit one of the bot's messages."""
+        """Edit one of the bot's messages: in a server, only where the bot can still see
+        the channel (403 `50001`), not in a locked thread without Manage Threads (403
+        `160005`), and a new file needs Attach Files (403 `50013`), as for a post."""
         channel = self._channel(request)
+        perms = self._require(channel, 0) if channel.guild is not None else perm.ALL
         message = self._message(channel, request)
         if message.author is not self.world.bot_user:
             raise DiscordHTTPError(403, 50005, "Cannot edit a message authored by another user")
         payload, uploads = await read_body(request)
+        locked = channel.is_thread and channel.locked and not channel.archived  # else 50083
+        if locked and not perms & perm.MANAGE_THREADS:
+            raise DiscordHTTPError(403, 160005, "Thread is locked")
+        if uploads and channel.guild is not None and not perms & perm.ATTACH_FILES:
+            raise missing_permissions()
         return self._message_json(edit_message(self.world, message, payload, uploads))
 
     async def delete_message(self, request: web.Request) -> web.Response:

@@ -228,6 +228,7 @@ async def test_an_archived_thread_after_restart(fake_club: FakeClub) -> None:
             name="old game", type=discord.ChannelType.public_thread
         )
         await thread.edit(archived=True)
+    fake.pass_identify_window()  # the restart takes 5 seconds (one identify per 5 s)
     second = ScriptedBot()
     seen: list[object] = []
 

@@ -179,10 +179,13 @@ async def test_autocomplete(fake_club: FakeClub) -> None:
             alice, fake_club.channel, "game move", {}, focused="notation"
         )
         assert len(empty) == 25
-        with pytest.raises(FakeDiscordTimeout, match="Must be 25 or fewer"):
+        with pytest.raises(FakeDiscordTimeout):  # no choices come: Discord refused them
             await fake.autocomplete(
-                alice, fake_club.channel, "overflow", {}, focused="value", timeout=0.5
+                alice, fake_club.channel, "overflow", {}, focused="value", timeout=0.1
             )
+        overflow = list(fake.interactions.values())[-1]
+        (refused,) = await fake.wait_for(lambda: overflow.rejected or None, what="the refusal")
+        assert "Must be 25 or fewer" in str(refused.errors)
         with pytest.raises(FakeDiscordError, match="not declared with autocomplete"):
             await fake.autocomplete(alice, fake_club.channel, "hello", {}, focused="name")
 
@@ -276,6 +279,7 @@ async def test_restart_old_buttons_still_work(fake_club: FakeClub) -> None:
         await fake.wait_for_message(None, lambda m: m.attachments)
     with pytest.raises(FakeDiscordError, match="no bot is connected"):
         await fake.click(bob, challenge, label="Move")
+    fake.pass_identify_window()  # the restart takes 5 seconds (one identify per 5 s)
     async with fake.run_client(SampleBot(store)):
         click = await fake.click(bob, challenge, label="Move")
         submit = await fake.submit_modal(bob, click, {"notation": "c3"})
@@ -309,7 +313,7 @@ async def test_rate_limit_and_server_error_are_retried(fake_club: FakeClub) -> N
     async with fake.run_client(SampleBot()):
         started = time.monotonic()
         interaction = await fake.slash(alice, fake_club.channel, "post", {"text": "board 7"})
-        (done,) = await interaction.followups(1, timeout=6)
+        (done,) = await interaction.followups(1, timeout=30)
         elapsed = time.monotonic() - started
     assert limited.remaining == 0 and broken.remaining == 0
     assert [m.content for m in fake_club.channel.messages] == ["board 7"]
@@ -353,8 +357,10 @@ async def test_late_response_is_unknown_interaction(fake_club: FakeClub) -> None
         fake.advance_time(5)
         interaction = await fake.slash(alice, fake_club.channel, "hello", {"name": "x"})
         fake.advance_time(3.5)
+        refused = await fake.wait_for(lambda: interaction.rejected or None, what="the answer")
+        assert [(error.status, error.code) for error in refused] == [(404, 10062)]
         with pytest.raises(FakeDiscordTimeout, match="10062"):
-            await interaction.response(timeout=0.5)
+            await interaction.response(timeout=0.1)  # no answer, and the timeout says why
 
 
 async def test_user_messages_reach_the_bot_without_content(fake_club: FakeClub) -> None:
@@ -373,7 +379,7 @@ async def test_privileged_intents_need_enabling(fake_club: FakeClub) -> None:
     fake = fake_club.fake
     bot = SampleBot(intents=discord.Intents.default() | discord.Intents(members=True))
     with pytest.raises(discord.PrivilegedIntentsRequired):
-        async with fake.run_client(bot, timeout=3):
+        async with fake.run_client(bot):
             pass
 
 
@@ -399,9 +405,13 @@ async def test_guild_added_while_connected(fake_club: FakeClub) -> None:
     async with fake.run_client(SampleBot()) as bot:
         other = fake.add_guild("Second")
         lobby = other.add_channel("lobby")
-        await asyncio.sleep(0.05)
-        guild = bot.get_guild(other.id)
-        assert guild is not None and guild.get_channel(lobby.id) is not None
+
+        def arrived() -> discord.Guild | None:
+            guild = bot.get_guild(other.id)
+            return guild if guild is not None and guild.get_channel(lobby.id) else None
+
+        guild = await fake.wait_for(arrived, what="GUILD_CREATE and CHANNEL_CREATE")
+        assert guild.name == "Second"
 
 
 async def test_a_held_request_waits_and_a_held_answer_comes_after_the_post(

@@ -10,6 +10,7 @@ import aiohttp
 import pytest
 
 from tests.fakediscord import FakeInteraction
+from tests.fakediscord import permissions as perm
 from tests.fakediscord.fixtures import FakeClub
 from tests.fakediscord.interactions import InteractionType
 from tests.fakediscord.rest_client import Api, button, command, first_error, row
@@ -153,6 +154,67 @@ async def test_a_text_file_needs_no_description(fake_club: FakeClub, api: Api) -
     status, body = await api.call("POST", f"/channels/{fake_club.channel.id}/messages", data=form)
     assert status == 200
     assert body["attachments"][0]["content_type"].startswith("text/plain")
+
+
+def with_file(payload: dict[str, Any], data: bytes = b"1. Ada 3") -> aiohttp.FormData:
+    """A multipart body carrying `payload` and one text file."""
+    form = aiohttp.FormData(quote_fields=False)
+    form.add_field("payload_json", json.dumps(payload))
+    form.add_field("files[0]", data, filename="t.txt")
+    return form
+
+
+async def test_an_edit_adding_a_file_needs_attach_files(fake_club: FakeClub, api: Api) -> None:
+    """Without Attach Files an edit may change the text and keep the files it has, but
+    not add one (403 50013), as a post could not."""
+    channel, role = fake_club.channel, fake_club.guild.bot_role
+    assert role is not None
+    status, posted = await api.call(
+        "POST", f"/channels/{channel.id}/messages", data=with_file({"content": "table"})
+    )
+    assert status == 200
+    (kept,) = posted["attachments"]
+    channel.set_overwrite(role, deny=perm.ATTACH_FILES)
+    path = f"/channels/{channel.id}/messages/{posted['id']}"
+    payload = {"content": "two tables", "attachments": [{"id": kept["id"]}, {"id": 0}]}
+    status, body = await api.call("PATCH", path, data=with_file(payload))
+    assert (status, body["code"]) == (403, 50013)
+    status, body = await api.call(
+        "POST", f"/channels/{channel.id}/messages", data=with_file({"content": "another"})
+    )
+    assert (status, body["code"]) == (403, 50013)
+    status, body = await api.call("PATCH", path, {"content": "the table"})
+    assert status == 200 and [a["id"] for a in body["attachments"]] == [kept["id"]]
+    (message,) = channel.messages
+    assert message.content == "the table" and len(message.attachments) == 1
+
+
+async def test_no_edit_where_the_bot_cannot_see(fake_club: FakeClub, api: Api) -> None:
+    """A message in a channel (or a thread of it) the bot can no longer view cannot be
+    edited: 403 50001 Missing Access, as for posting there."""
+    channel, role = fake_club.channel, fake_club.guild.bot_role
+    assert role is not None
+    _, posted = await api.post_message(channel, {"content": "Move 1"})
+    status, thread = await api.call(
+        "POST", f"/channels/{channel.id}/threads", {"name": "g", "type": 11}
+    )
+    assert status == 201
+    _, in_thread = await api.call(
+        "POST", f"/channels/{thread['id']}/messages", {"content": "Move 2"}
+    )
+    channel.set_overwrite(role, deny=perm.VIEW_CHANNEL)
+    for where, message in ((channel.id, posted), (thread["id"], in_thread)):
+        path = f"/channels/{where}/messages/{message['id']}"
+        status, body = await api.call("PATCH", path, {"content": "edited"})
+        assert (status, body["code"]) == (403, 50001)
+        status, body = await api.call("PATCH", f"/channels/{where}/messages/1", {"content": "x"})
+        assert (status, body["code"]) == (403, 50001)  # whether it exists is not told either
+    assert not any(m.edits for m in fake_club.fake.messages.values())
+    channel.set_overwrite(role)
+    status, _ = await api.call(
+        "PATCH", f"/channels/{channel.id}/messages/{posted['id']}", {"content": "edited"}
+    )
+    assert status == 200
 
 
 async def test_callback_rules(fake_club: FakeClub, api: Api) -> None:

@@ -116,6 +116,39 @@ async def test_a_locked_archived_thread_needs_manage_threads(fake_club: FakeClub
     assert thread.archived and thread.messages == []
 
 
+async def test_an_open_locked_thread_takes_no_edits_without_manage_threads(
+    fake_club: FakeClub, api: Api
+) -> None:
+    """Locked but not archived: without Manage Threads the bot may neither edit its message
+    (403 160005) nor change the thread's archive duration or name (403 50013), even in its
+    own thread; with Manage Threads both work."""
+    thread = await new_thread(api, fake_club.channel, duration=1440)
+    _, message = await api.post_message(thread, {"content": "Move 1"})
+    status, _ = await api.call("PATCH", f"/channels/{thread.id}", {"locked": True})
+    assert status == 200 and thread.locked and not thread.archived
+    bot_role = fake_club.guild.bot_role
+    assert bot_role is not None
+    fake_club.channel.set_overwrite(bot_role, deny=perm.MANAGE_THREADS)
+    message_path = f"/channels/{thread.id}/messages/{message['id']}"
+    refused = [
+        await api.call("PATCH", message_path, {"content": "edited"}),
+        await api.call("PATCH", f"/channels/{thread.id}", {"auto_archive_duration": 4320}),
+        await api.call("PATCH", f"/channels/{thread.id}", {"name": "renamed"}),
+    ]
+    assert [(status, body["code"]) for status, body in refused] == [
+        (403, 160005),
+        (403, 50013),
+        (403, 50013),
+    ]
+    assert thread.messages[-1].content == "Move 1" and not thread.messages[-1].edits
+    assert (thread.auto_archive_duration, thread.name) == (1440, "game")
+    fake_club.channel.set_overwrite(bot_role)
+    status, _ = await api.call("PATCH", message_path, {"content": "edited"})
+    assert status == 200 and thread.messages[-1].content == "edited"
+    status, _ = await api.call("PATCH", f"/channels/{thread.id}", {"auto_archive_duration": 4320})
+    assert status == 200 and thread.auto_archive_duration == 4320
+
+
 async def test_no_commands_or_clicks_in_an_archived_thread(fake_club: FakeClub) -> None:
     """Discord's client runs no command and sends no click in an archived thread; the
     bot learns of the archiving (THREAD_UPDATE) and its next message brings it back."""

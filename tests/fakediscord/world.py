@@ -69,6 +69,9 @@ class World:
         self.base_url = ""
         self.shards = 1
         """The shard count `GET /gateway/bot` recommends."""
+        self.max_concurrency = 1
+        """How many buckets of shards may identify at once (each once per 5 seconds;
+        `GET /gateway/bot` advertises it)."""
         self.time_offset = 0.0
         self.response_deadline = 3.0
         """Seconds a bot has to answer an interaction (Discord: 3)."""

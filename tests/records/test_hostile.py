@@ -68,9 +68,9 @@ def test_a_hostile_record_is_refused_in_one_line(
     path = tmp_path / case.name
     path.write_bytes(case.data)
     before = games_in(database)
-    started = time.perf_counter()
+    started = time.process_time()  # processor time: other work on the machine does not count
     status = main(["import", str(path), "--database", str(database)])
-    seconds = time.perf_counter() - started
+    seconds = time.process_time() - started
     out, err = capsys.readouterr()
     assert status == 1, out
     assert out == ""
@@ -79,7 +79,7 @@ def test_a_hostile_record_is_refused_in_one_line(
     assert len(err) < 500 + len(str(path)), err
     assert case.message in err
     assert games_in(database) == before
-    assert seconds < SECONDS * 4  # wall time, generous: the bound is measured in the subprocess
+    assert seconds < SECONDS
 
 
 PROBE = """

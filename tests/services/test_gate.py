@@ -9,7 +9,7 @@ import pytest
 from bot.services.gate import RESTARTING, Gate, ShuttingDownError
 from bot.services.scheduler import Scheduler
 from tests.services.conftest import ALICE, BOB, Env
-from tests.waiting import until
+from tests.waiting import PATIENCE, until
 
 
 async def test_the_gate_counts_work_and_refuses_new_work_once_closed() -> None:
@@ -122,7 +122,7 @@ async def test_the_scheduler_stops_after_its_tick() -> None:
     await asyncio.sleep(0.01)
     assert not task.done()
     release.set()
-    await asyncio.wait_for(task, 1)
+    await asyncio.wait_for(task, PATIENCE)
     assert finished == ["tick"]
 
 

@@ -20,6 +20,7 @@ from bot.storage.maintenance import (
 )
 from bot.storage.repository import GameRecord, MoveRecord, NewGame
 from bot.storage.sqlite import SchemaTooNewError, SqliteRepository
+from tests.waiting import until
 
 NOW = datetime(2025, 3, 1, 9, 30, tzinfo=UTC)
 
@@ -133,8 +134,9 @@ def damage(path: Path) -> None:
 async def test_backup_while_a_writer_commits(tmp_path: Path) -> None:
     """Moves committed during the backups never leave a copy half-written.
 
-    A writer commits moves to three games without pause while five backups run in a
-    thread; each copy passes the integrity check, and in each every game's ply equals its
+    A writer commits moves to three games without pause while backups run in a thread
+    (five, or more until the writer committed during one); each copy passes the integrity
+    check, and in each every game's ply equals its
     number of moves (the two are committed together), somewhere between what was committed
     before and after that backup.
     """
@@ -151,11 +153,17 @@ async def test_backup_while_a_writer_commits(tmp_path: Path) -> None:
                 games[index] = await play(repo, game)
                 committed += 1
 
+    async def next_commit() -> None:
+        last = committed
+        await until(lambda: committed > last, "the writer to commit a move")
+
     task = asyncio.create_task(writer())
     try:
-        grew = 0
-        for number in range(5):
-            await asyncio.sleep(0.01)
+        grew, number = 0, 0
+        # At least five backups, and as many more (up to 50) as it takes for the writer
+        # to commit during one of them, however the machine shares its time.
+        while number < 5 or (grew == 0 and number < 50):
+            await next_commit()
             before = committed
             info = await asyncio.to_thread(
                 backup_database, source, tmp_path / f"copy{number}.sqlite3"
@@ -165,6 +173,7 @@ async def test_backup_while_a_writer_commits(tmp_path: Path) -> None:
             assert info.intact and info.journal_mode == "delete"
             copied = await consistent_moves(info.path)
             assert before <= copied <= after
+            number += 1
     finally:
         stop.set()
         await task

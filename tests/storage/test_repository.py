@@ -32,6 +32,7 @@ from bot.storage.repository import (
 )
 from bot.storage.sql import SqlRepository
 from tests.databases import POSTGRES_URL, Backend, needs_postgres
+from tests.waiting import PATIENCE
 
 NOW = datetime(2025, 3, 1, 9, 30, tzinfo=UTC)
 
@@ -392,13 +393,13 @@ async def test_locks_are_per_schema(postgres_backend: Backend) -> None:
     try:
         held = asyncio.create_task(hold())
         await holding.wait()
-        await asyncio.wait_for(take(elsewhere), 2)  # another schema: not held there
+        await asyncio.wait_for(take(elsewhere), PATIENCE)  # another schema: not held there
         waiting = asyncio.create_task(take(same))
         await asyncio.sleep(0.3)
         assert not waiting.done()  # the same tables: waits for the holder
         release.set()
         await held
-        await asyncio.wait_for(waiting, 2)
+        await asyncio.wait_for(waiting, PATIENCE)
     finally:
         release.set()
         await other.cleanup()

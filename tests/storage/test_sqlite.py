@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 import threading
 from datetime import UTC, datetime
@@ -12,6 +11,7 @@ import pytest
 
 from bot.storage.repository import NewGame
 from bot.storage.sqlite import MEMORY, SqliteDatabase, SqliteRepository, migrations
+from tests.waiting import until
 
 NOW = datetime(2025, 3, 1, 9, 30, tzinfo=UTC)
 
@@ -51,12 +51,9 @@ async def test_a_failed_open_leaves_no_connection_behind(tmp_path: Path) -> None
     before = connection_threads()
     with pytest.raises(sqlite3.DatabaseError, match="file is not a database"):
         await SqliteRepository.open(path)
-    for _ in range(100):  # a closed connection's thread ends just after close() returns
-        if connection_threads() <= before:
-            break
-        await asyncio.sleep(0.01)
-    # No thread was left behind (one from an earlier test may have ended meanwhile).
-    assert connection_threads() <= before
+    # A closed connection's thread ends just after close() returns; none is left behind
+    # (one from an earlier test may have ended meanwhile).
+    await until(lambda: connection_threads() <= before, "the connection's thread to end")
 
 
 def test_migration_files_are_numbered_without_gaps() -> None:

@@ -246,13 +246,14 @@ class OutboxQueries(SqlBase):
             counts[AnnouncementStatus(row["status"])] = row["n"]
         return counts
 
-    async def message_announcement_kinds(self, game_id: int, message_id: int) -> frozenset[str]:
-        """The kinds of the game's announcements that message `message_id` delivered."""
+    async def message_announcements(self, game_id: int, message_id: int) -> list[Announcement]:
+        """The game's announcements that message `message_id` delivered, oldest first."""
         rows = await self._db.fetch_all(
-            "SELECT DISTINCT kind FROM announcements WHERE game_id = ? AND message_id = ?",
+            f"SELECT {_COLUMNS} FROM announcements WHERE game_id = ? AND message_id = ? "
+            "ORDER BY id",
             (game_id, message_id),
         )
-        return frozenset(str(row["kind"]) for row in rows)
+        return [_announcement(row) for row in rows]
 
     async def last_outcome(self, game_id: int, before_id: int) -> AnnouncementStatus | None:
         """How the game's latest announcement before `before_id` that is no longer
