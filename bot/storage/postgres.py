@@ -288,6 +288,8 @@ class PostgresRepository(SqlRepository):
             connection = await asyncpg.connect(url)
             try:
                 await connection.execute(f"CREATE SCHEMA IF NOT EXISTS {schema}")
+            except asyncpg.UniqueViolationError:
+                pass  # another process created it at the same moment: IF NOT EXISTS can race
             finally:
                 await connection.close()
             settings["search_path"] = schema

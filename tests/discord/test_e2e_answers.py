@@ -53,6 +53,7 @@ async def test_answers_after_database_work_are_deferred_in_time(
         for name in (
             "finished_games",
             "latest_game_at",
+            "history_page",
             "get_user_settings",
             "list_tournaments",
             "get_tournament",

@@ -3,15 +3,18 @@ whatever the SQLite version, and the reads use the fresh ones."""
 
 from __future__ import annotations
 
+import uuid
 from datetime import timedelta
 from pathlib import Path
+
+import pytest
 
 from bot.bench.history_bench import fill
 from bot.services.clock import ManualClock
 from bot.services.statistics import OPTIMIZE_EVERY, PlannerStatistics
 from bot.storage.postgres import PostgresRepository
 from bot.storage.sqlite import SqliteRepository
-from tests.databases import Backend
+from tests.databases import POSTGRES_URL, Backend
 
 
 async def analyzed_rows(repository: SqliteRepository, table: str) -> dict[str, int]:
@@ -91,25 +94,31 @@ async def test_sqlite_reads_plan_with_the_refreshed_statistics(tmp_path: Path) -
         await repository.close()
 
 
-async def test_postgresql_start_analyzes_tables_never_analyzed(
-    postgres_backend: Backend,
-) -> None:
+async def test_postgresql_start_analyzes_tables_never_analyzed(tmp_path: Path) -> None:
     """Opening a schema whose filled tables were never analyzed (autovacuum has not come
     by yet) analyzes them."""
-    repository = await postgres_backend.open()
-    assert isinstance(repository, PostgresRepository)
-    async with repository.database.transaction() as db:
-        for table in ("games", "ratings"):
-            await db.execute(f"ALTER TABLE {table} SET (autovacuum_enabled = false)")
-    await fill(repository, games=300, players=20, active=3)
-    query = (
-        "SELECT relname FROM pg_stat_user_tables WHERE schemaname = current_schema() "
-        "AND relname IN ('games', 'ratings') AND last_analyze IS NOT NULL ORDER BY relname"
-    )
-    assert await repository.database.fetch_all(query) == []
+    if POSTGRES_URL is None:
+        pytest.skip("needs PostgreSQL")
+    # A schema of its own: one a previous test used may have been analyzed already.
+    backend = Backend("postgres", tmp_path / "unused", f"test_{uuid.uuid4().hex[:16]}")
+    try:
+        repository = await backend.open()
+        assert isinstance(repository, PostgresRepository)
+        async with repository.database.transaction() as db:
+            for table in ("games", "ratings"):
+                await db.execute(f"ALTER TABLE {table} SET (autovacuum_enabled = false)")
+        await fill(repository, games=300, players=20, active=3)
+        query = (
+            "SELECT relname FROM pg_stat_user_tables WHERE schemaname = current_schema() "
+            "AND relname IN ('games', 'ratings') AND last_analyze IS NOT NULL ORDER BY relname"
+        )
+        assert await repository.database.fetch_all(query) == []
 
-    reopened = await postgres_backend.open()
-    assert [row[0] for row in await reopened.database.fetch_all(query)] == ["games", "ratings"]
+        reopened = await backend.open()
+        analyzed = await reopened.database.fetch_all(query)
+        assert [row[0] for row in analyzed] == ["games", "ratings"]
+    finally:
+        await backend.cleanup()
 
 
 async def test_sqlite_statistics_never_count_a_whole_table(tmp_path: Path) -> None:
