@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.services.games.results import GameView
+from bot.services.views.results import GameView
 from bot.storage.repository import GameStatus
 from renderers.page import with_colour
 from rules import GameError, GameState, get_game

@@ -18,7 +18,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from bot.services.correspondence.durations import format_duration, parse_duration
+from bot.services.durations import format_duration, parse_duration
 from bot.services.errors import InvalidInputError
 from bot.sharding import MAX_SHARDS, format_shard_ids, parse_shard_ids
 from bot.storage.opening import DatabaseLocation, display_location, is_postgres_url, parse_location

@@ -17,7 +17,7 @@ import asyncpg
 
 from bot.config import DEFAULT_SUSPENSION_DAYS, SETTINGS, ConfigReport
 from bot.logs import TOKEN_SHAPE
-from bot.services.correspondence.durations import format_span
+from bot.services.durations import format_span
 from bot.storage.maintenance import (
     OUTBOX_QUERIES,
     SUSPENSIONS_QUERY,

@@ -9,7 +9,7 @@ import pytest
 from PIL import GifImagePlugin, Image
 
 from bot.boards import render_board, replay_file
-from bot.services.games.results import GameView
+from bot.services.views.results import GameView
 from bot.storage.repository import GameRecord, GameStatus
 from renderers.samples import finished_game
 from rules import get_game

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.services.correspondence.alerts import DigestNotice, Waiting
 from bot.services.correspondence.clocks import ClockStatus
-from bot.services.correspondence.durations import parse_time_control
 from bot.services.correspondence.notifications import GameLine, parse_reminders
 from bot.services.correspondence.vacations import VacationStatus
+from bot.services.durations import parse_time_control
 from bot.services.errors import InvalidInputError
-from bot.services.games.results import GameView
+from bot.services.views.alerts import DigestNotice, Waiting
+from bot.services.views.results import GameView
 from bot.storage.repository import ClockTurn, GameRecord, GameStatus, Vacation
 from bot.texts.clocks import (
     board_clocks,
@@ -208,4 +208,4 @@ def test_only_text_typed_back_uses_the_compact_duration() -> None:
         for path in root.rglob("*.py")
         if "format_duration(" in path.read_text(encoding="utf-8")
     )
-    assert users == ["config.py", "services/correspondence/durations.py"]
+    assert users == ["config.py", "services/durations.py"]

@@ -15,16 +15,16 @@ import pytest
 from bot.config import read_config
 from bot.discord_ui.delivery import undelivered_text
 from bot.discord_ui.errors import APOLOGY, failure_message, user_message
+from bot.services.announcing.announcements import UndeliveredNotice
+from bot.services.announcing.notify import NullNotifier
+from bot.services.announcing.outbox import Refusal
 from bot.services.clock import ManualClock
-from bot.services.competition.league_views import LeagueView
-from bot.services.competition.tournament_views import TournamentView
 from bot.services.competition.tournaments import Member
 from bot.services.container import Services
-from bot.services.delivery.announcements import UndeliveredNotice
-from bot.services.delivery.notify import NullNotifier
-from bot.services.delivery.outbox import Refusal
 from bot.services.errors import NotStoredError, ServiceError
 from bot.services.games.players import Player
+from bot.services.views.leagues import LeagueView
+from bot.services.views.tournaments import TournamentView
 from bot.storage.failures import Failure
 from bot.storage.sqlite import MEMORY, SqliteRepository
 from bot.texts.games import help_text

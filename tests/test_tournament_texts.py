@@ -8,7 +8,7 @@ from bot.competition.glicko2 import Rating
 from bot.competition.records import Result
 from bot.competition.tournament import Format
 from bot.services.competition.ratings import LeaderboardEntry, RatingCard
-from bot.services.competition.tournament_views import TournamentPage, TournamentView
+from bot.services.views.tournaments import TournamentPage, TournamentView
 from bot.storage.competition import (
     EntrantRecord,
     PairingRecord,

@@ -34,9 +34,9 @@ from typing import Any
 
 from bot.bench.bot_processes import in_database
 from bot.competition.glicko2 import Rating
+from bot.services.announcing.notify import NullNotifier
 from bot.services.clock import SystemClock
 from bot.services.container import Services
-from bot.services.delivery.notify import NullNotifier
 from bot.storage.competition import PlayerRating, RatingChange
 from bot.storage.opening import is_postgres_url, open_repository
 from bot.storage.repository import GameRecord, GameStatus, MoveRecord, NewGame, Repository

@@ -26,9 +26,9 @@ import aiohttp
 
 from bot.bench.web_load import Load, percentile, run_load
 from bot.config import Settings
+from bot.services.announcing.notify import NullNotifier
 from bot.services.clock import SystemClock
 from bot.services.container import Services
-from bot.services.delivery.notify import NullNotifier
 from bot.services.games.players import Player
 from bot.storage.sqlite import SqliteRepository
 from bot.web.server import WebServer

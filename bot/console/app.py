@@ -30,19 +30,18 @@ from bot.refusals import refusal_text, shorten
 from bot.rulebook import page_path
 from bot.services.background import Background
 from bot.services.clock import Clock, ManualClock
-from bot.services.computer.computer import computer_seat
 from bot.services.computer.runner import TurnRunner
 from bot.services.container import Services
-from bot.services.correspondence.durations import (
+from bot.services.correspondence.notifications import parse_switch
+from bot.services.correspondence.vacations import DEFAULT_ALLOWANCE
+from bot.services.durations import (
     format_span,
     parse_duration,
     parse_time_control,
 )
-from bot.services.correspondence.notifications import parse_switch
-from bot.services.correspondence.vacations import DEFAULT_ALLOWANCE
 from bot.services.errors import InvalidInputError, ServiceError, storage_failure_message
-from bot.services.games.players import Player
-from bot.services.games.results import GameView, UndoResult, UndoStatus
+from bot.services.games.players import Player, computer_seat
+from bot.services.views.results import GameView, UndoResult, UndoStatus
 from bot.storage.repository import ChallengeRecord, Repository
 from bot.texts.clocks import (
     dashboard_text,

@@ -11,10 +11,10 @@ from collections.abc import Sequence
 
 from bot.console.options import split_option, unnamed
 from bot.console.output import ConsoleOutput, plain_message
-from bot.services.competition.tournament_views import TournamentView
 from bot.services.competition.tournaments import Member, TournamentService
 from bot.services.errors import ServiceError
 from bot.services.games.players import Player
+from bot.services.views.tournaments import TournamentView
 from bot.texts.tournaments import (
     cancellation_text,
     leaderboard_message,

@@ -10,17 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.console.output import ConsoleOutput, name_in, plain_message
-from bot.services.competition.league_views import LeagueNews
-from bot.services.competition.tournament_views import TournamentView
-from bot.services.correspondence.alerts import (
-    DigestNotice,
-    ReminderNotice,
-    TimeoutNotice,
-    TurnNotice,
-    VacationNotice,
-)
-from bot.services.correspondence.conditional_notes import ClearedNotice
-from bot.services.delivery.announcements import (
+from bot.services.announcing.announcements import (
     AnswerNotice,
     EndNotice,
     MoveNotice,
@@ -31,8 +21,18 @@ from bot.services.delivery.announcements import (
     UndeliveredNotice,
     UndoNotice,
 )
-from bot.services.delivery.notify import MessageId, Ticket
-from bot.services.games.results import GameView
+from bot.services.announcing.notify import MessageId, Ticket
+from bot.services.views.alerts import (
+    DigestNotice,
+    ReminderNotice,
+    TimeoutNotice,
+    TurnNotice,
+    VacationNotice,
+)
+from bot.services.views.conditional_notes import ClearedNotice
+from bot.services.views.leagues import LeagueNews
+from bot.services.views.results import GameView
+from bot.services.views.tournaments import TournamentView
 from bot.storage.competition import PairingRecord
 from bot.storage.repository import ChallengeRecord
 from bot.texts.clocks import (

@@ -11,11 +11,11 @@ from collections.abc import Sequence
 
 from bot.console.options import split_option, unnamed
 from bot.console.output import ConsoleOutput, plain_message
-from bot.services.competition.league_views import LeagueView
 from bot.services.competition.leagues import LeagueService
 from bot.services.competition.tournaments import Member
 from bot.services.errors import ServiceError
 from bot.services.games.players import Player
+from bot.services.views.leagues import LeagueView
 from bot.texts.leagues import (
     departure_text,
     divisions_message,

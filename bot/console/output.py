@@ -18,7 +18,7 @@ from bot.console.users import ConsoleUsers
 from bot.services.clock import Clock
 from bot.services.container import Services
 from bot.services.games.players import Player
-from bot.services.games.results import GameView
+from bot.services.views.results import GameView
 from bot.storage.repository import GameRecord
 from bot.texts.clocks import board_clocks, clock_line, format_left
 from bot.texts.tournaments import TableMessage

@@ -22,7 +22,7 @@ from bot.discord_ui.origins import (
     shown_custom_ids,
 )
 from bot.services.games.rematches import rematch_offered
-from bot.services.games.results import GameView
+from bot.services.views.results import GameView
 from bot.storage.repository import ChallengeRecord
 from rules import GameError
 

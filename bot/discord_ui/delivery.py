@@ -29,17 +29,7 @@ from bot.discord_ui.payloads import Payloads, record_thread_name, thread_name
 from bot.discord_ui.posting import Poster
 from bot.discord_ui.style import STYLE
 from bot.discord_ui.tournaments import close_entries, game_thread_name, table_payload
-from bot.services.competition.league_views import LeagueNews
-from bot.services.competition.tournament_views import TournamentView
-from bot.services.correspondence.alerts import (
-    DigestNotice,
-    ReminderNotice,
-    TimeoutNotice,
-    TurnNotice,
-    VacationNotice,
-)
-from bot.services.correspondence.conditional_notes import ClearedNotice
-from bot.services.delivery.announcements import (
+from bot.services.announcing.announcements import (
     AnswerNotice,
     EndNotice,
     MoveNotice,
@@ -50,9 +40,19 @@ from bot.services.delivery.announcements import (
     UndeliveredNotice,
     UndoNotice,
 )
-from bot.services.delivery.notify import MessageId, Ticket
-from bot.services.delivery.outbox import DeliveryRefused, NowhereToPost, Refusal
-from bot.services.games.results import GameView
+from bot.services.announcing.notify import MessageId, Ticket
+from bot.services.announcing.outbox import DeliveryRefused, NowhereToPost, Refusal
+from bot.services.views.alerts import (
+    DigestNotice,
+    ReminderNotice,
+    TimeoutNotice,
+    TurnNotice,
+    VacationNotice,
+)
+from bot.services.views.conditional_notes import ClearedNotice
+from bot.services.views.leagues import LeagueNews
+from bot.services.views.results import GameView
+from bot.services.views.tournaments import TournamentView
 from bot.storage.competition import PairingRecord
 from bot.storage.repository import ChallengeRecord, GameRecord
 from bot.texts.clocks import (

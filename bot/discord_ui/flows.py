@@ -34,15 +34,15 @@ from bot.discord_ui.permissions import NEEDED
 from bot.discord_ui.replies import Reply
 from bot.discord_ui.style import STYLE, message_link
 from bot.discord_ui.tournaments import TournamentFlows
-from bot.services.computer.computer import computer_seat
+from bot.services.announcing.announcements import Kind
+from bot.services.announcing.outbox import Replying
 from bot.services.container import Services
-from bot.services.delivery.announcements import Kind
-from bot.services.delivery.outbox import Replying
 from bot.services.errors import InvalidInputError, InvalidStateError
 from bot.services.games.games import visible
+from bot.services.games.players import computer_seat
 from bot.services.games.rematches import RematchAskedError
-from bot.services.games.results import GameView, MoveResult, UndoStatus
 from bot.services.servers.suspensions import suspended_text
+from bot.services.views.results import GameView, MoveResult, UndoStatus
 from bot.storage.repository import (
     Announcement,
     AnnouncementStatus,

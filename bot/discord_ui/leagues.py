@@ -12,8 +12,8 @@ from bot.discord_ui.answers import answer_in_time, player
 from bot.discord_ui.context import DiscordContext
 from bot.discord_ui.style import STYLE
 from bot.discord_ui.tournaments import guild_of, member, table_payload
-from bot.services.competition.league_views import LeagueView
 from bot.services.competition.leagues import LeagueService
+from bot.services.views.leagues import LeagueView
 from bot.storage.leagues import LeagueStatus
 from bot.texts.leagues import (
     departure_text,

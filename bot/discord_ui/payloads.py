@@ -18,9 +18,7 @@ from bot.boards import render_board, replay_file
 from bot.discord_ui.answers import Payload
 from bot.discord_ui.buttons import answer_buttons, board_buttons
 from bot.discord_ui.style import STYLE
-from bot.services.container import Services
-from bot.services.correspondence.alerts import TimeoutNotice
-from bot.services.delivery.announcements import (
+from bot.services.announcing.announcements import (
     AnswerNotice,
     EndNotice,
     MoveNotice,
@@ -29,8 +27,10 @@ from bot.services.delivery.announcements import (
     StartNotice,
     UndoNotice,
 )
+from bot.services.container import Services
 from bot.services.delivery.dispatcher import Answerable
-from bot.services.games.results import GameView
+from bot.services.views.alerts import TimeoutNotice
+from bot.services.views.results import GameView
 from bot.storage.repository import GameRecord, GameStatus
 from bot.texts.clocks import board_clocks, clock_line, timeout_text
 from bot.texts.games import board_caption, end_caption, move_caption, start_caption

@@ -23,8 +23,8 @@ import discord
 from discord.webhook.async_ import async_context
 
 from bot.discord_ui.answers import Payload
-from bot.services.delivery.notify import Ticket
-from bot.services.delivery.outbox import DeliveryRefused, Refusal
+from bot.services.announcing.notify import Ticket
+from bot.services.announcing.outbox import DeliveryRefused, Refusal
 
 log = logging.getLogger(__name__)
 

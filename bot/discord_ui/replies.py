@@ -23,8 +23,8 @@ import discord
 
 from bot.discord_ui.answers import DEFER_AFTER, Payload
 from bot.discord_ui.posting import reply_data
+from bot.services.announcing.outbox import ReplyHandle, Replying
 from bot.services.container import Services
-from bot.services.delivery.outbox import ReplyHandle, Replying
 from bot.storage.repository import Announcement
 
 log = logging.getLogger(__name__)

@@ -18,10 +18,10 @@ from bot.discord_ui.context import DiscordContext
 from bot.discord_ui.origins import guarded_click, parse_id
 from bot.discord_ui.replies import in_time
 from bot.discord_ui.style import STYLE
-from bot.services.competition.tournament_views import TournamentView
 from bot.services.competition.tournaments import Member, TournamentService
 from bot.services.errors import InvalidStateError
-from bot.services.games.results import GameView
+from bot.services.views.results import GameView
+from bot.services.views.tournaments import TournamentView
 from bot.storage.competition import PairingRecord, TournamentStatus
 from bot.texts.tournaments import (
     MESSAGE_LIMIT,

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from bot.ai import DEFAULT_SECONDS
+from bot.services.announcing.notify import Notifier
+from bot.services.announcing.outbox import Outbox
 from bot.services.background import Background
 from bot.services.clock import Clock
 from bot.services.competition.leagues import LeagueService
@@ -20,8 +22,6 @@ from bot.services.correspondence.conditionals import ConditionalService
 from bot.services.correspondence.notifications import NotificationService
 from bot.services.correspondence.vacations import DEFAULT_ALLOWANCE, VacationService
 from bot.services.delivery.dispatcher import Dispatcher
-from bot.services.delivery.notify import Notifier
-from bot.services.delivery.outbox import Outbox
 from bot.services.games.challenges import ChallengeService
 from bot.services.games.games import GameService
 from bot.services.games.rematches import RematchService

@@ -6,7 +6,7 @@ from dataclasses import replace
 from datetime import timedelta
 
 from bot.services.clock import Clock
-from bot.services.correspondence.durations import (
+from bot.services.durations import (
     format_span,
     parse_duration,
     parse_time_control,

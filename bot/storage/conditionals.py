@@ -29,5 +29,5 @@ class StoredNote:
     user_id: int
     game_id: int
     data: Mapping[str, Any]
-    """What to say (`bot.services.correspondence.conditional_notes.ClearedNote.data`)."""
+    """What to say (`bot.services.views.conditional_notes.ClearedNote.data`)."""
     created_at: datetime

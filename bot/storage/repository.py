@@ -359,7 +359,7 @@ class NewAnnouncement:
     """Something the players must be told, stored with the change it reports."""
 
     kind: str
-    """What happened: `move`, `result`, `reminder`, ... (`bot.services.delivery.announcements`)."""
+    """What happened: `move`, `result`, `reminder`, ... (see `bot.services.announcing`)."""
     stream: str
     """Announcements of one stream are delivered in order: `game:12`, `user:55`, ..."""
     data: Mapping[str, Any]

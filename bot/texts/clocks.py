@@ -6,7 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from bot.services.correspondence.alerts import (
+from bot.services.correspondence.clocks import ClockStatus
+from bot.services.correspondence.notifications import GameLine
+from bot.services.correspondence.vacations import VacationChange, VacationStatus
+from bot.services.durations import format_span
+from bot.services.views.alerts import (
     DigestNotice,
     ReminderNotice,
     TimeoutNotice,
@@ -14,11 +18,7 @@ from bot.services.correspondence.alerts import (
     VacationNotice,
     Waiting,
 )
-from bot.services.correspondence.clocks import ClockStatus
-from bot.services.correspondence.durations import format_span
-from bot.services.correspondence.notifications import GameLine
-from bot.services.correspondence.vacations import VacationChange, VacationStatus
-from bot.services.games.results import GameView
+from bot.services.views.results import GameView
 from bot.storage.repository import GameRecord, UserSettings, Vacation
 from bot.texts.games import Style, end_caption, game_title
 from rules import get_game

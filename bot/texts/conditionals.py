@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.services.correspondence.conditional_lines import shown
-from bot.services.correspondence.conditional_notes import ClearedNotice, ClearReason
 from bot.services.correspondence.conditionals import Added, TreeView
+from bot.services.views.conditional_notes import ClearedNotice, ClearReason
 from bot.texts.games import Style, record_header
 from bot.texts.tournaments import TableMessage
 

@@ -11,9 +11,9 @@ from datetime import datetime
 from typing import Protocol
 
 from bot.records.transcript import changed_options
-from bot.services.correspondence.durations import parse_time_control
-from bot.services.delivery.announcements import MoveNotice
-from bot.services.games.results import GameView
+from bot.services.announcing.announcements import MoveNotice
+from bot.services.durations import parse_time_control
+from bot.services.views.results import GameView
 from bot.storage.repository import ChallengeRecord, ChallengeStatus, GameRecord, GameStatus
 from bot.texts.guide import Page, page_url
 from renderers.page import with_colour

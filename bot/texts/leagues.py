@@ -8,14 +8,14 @@ from datetime import datetime
 
 from bot.competition.leagues import Move
 from bot.competition.standings import Standing
-from bot.services.competition.league_views import (
+from bot.services.announcing.announcements import Kind
+from bot.services.durations import format_span, parse_time_control
+from bot.services.views.leagues import (
     Departure,
     LeagueHistory,
     LeagueNews,
     LeagueView,
 )
-from bot.services.correspondence.durations import format_span, parse_time_control
-from bot.services.delivery.announcements import Kind
 from bot.storage.leagues import LeagueRecord, LeagueStatus, PlacementRecord, SeasonStatus
 from bot.texts.games import Style
 from bot.texts.tournaments import TableMessage, aligned

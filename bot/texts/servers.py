@@ -3,8 +3,8 @@ moved out of a deleted thread or channel, and a challenge whose message cannot b
 
 from __future__ import annotations
 
-from bot.services.correspondence.durations import format_span
-from bot.services.delivery.announcements import ResumedNotice, SuspensionNotice
+from bot.services.announcing.announcements import ResumedNotice, SuspensionNotice
+from bot.services.durations import format_span
 from bot.storage.repository import ChallengeRecord, GameRecord
 from bot.storage.suspensions import SuspensionReason
 from bot.texts.games import Style, board_caption, game_title

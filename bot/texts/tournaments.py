@@ -15,14 +15,14 @@ from bot.competition.glicko2 import PROVISIONAL_DEVIATION
 from bot.competition.tables import display_width, fit
 from bot.competition.tournament import Format
 from bot.services.competition.ratings import LeaderboardEntry, RatingCard
-from bot.services.competition.tournament_views import (
+from bot.services.durations import parse_time_control
+from bot.services.views.results import GameView
+from bot.services.views.tournaments import (
     Cancellation,
     TournamentPage,
     TournamentView,
     Withdrawal,
 )
-from bot.services.correspondence.durations import parse_time_control
-from bot.services.games.results import GameView
 from bot.storage.competition import PairingRecord, TournamentStatus
 from bot.texts.games import Style, game_title, start_caption
 from rules import get_game

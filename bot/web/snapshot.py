@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.services.container import Services
-from bot.services.games.results import GameView
+from bot.services.views.results import GameView
 from bot.storage.repository import GameRecord
 from bot.texts.games import game_title, result_text
 from bot.web.board import board_svg

@@ -19,8 +19,8 @@ from bot.exts import walk_extensions
 from bot.exts.games.moves import _form_value
 from bot.exts.games.play import FIXED_PARAMETERS, build_play_command, merged_options
 from bot.services.errors import NotYourTurnError
-from bot.services.games.results import GameView
 from bot.services.settings import ChannelNotAllowedError
+from bot.services.views.results import GameView
 from bot.storage.repository import ChallengeRecord, GameRecord
 from bot.texts.games import HELP_COMMANDS, help_text
 from rules import AnyGame, Game, IllegalMoveError, Option, get_game, list_games

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from bot.discord_ui.posting import Poster
-from bot.services.delivery.notify import Ticket
-from bot.services.delivery.outbox import DeliveryRefused
+from bot.services.announcing.notify import Ticket
+from bot.services.announcing.outbox import DeliveryRefused
 from tests.discord.test_e2e import challenge_and_accept, running
 from tests.fakediscord import permissions as perm
 from tests.fakediscord.fixtures import FakeClub

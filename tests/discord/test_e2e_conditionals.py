@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from bot.services.delivery.announcements import Kind
+from bot.services.announcing.announcements import Kind
 from bot.storage.repository import AnnouncementStatus, Repository
 from tests.discord.test_e2e import challenge_and_accept, move, private_reply, running
 from tests.fakediscord.fixtures import FakeClub

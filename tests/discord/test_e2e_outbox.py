@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.services.delivery.announcements import StartNotice
-from bot.services.delivery.notify import Ticket
+from bot.services.announcing.announcements import StartNotice
+from bot.services.announcing.notify import Ticket
 from bot.storage.repository import AnnouncementStatus
 from tests.discord.test_e2e import challenge_and_accept, running
 from tests.fakediscord.fake import FakeDiscord

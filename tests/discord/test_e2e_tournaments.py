@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot.services.delivery.announcements import StartNotice
-from bot.services.delivery.notify import Ticket
+from bot.services.announcing.announcements import StartNotice
+from bot.services.announcing.notify import Ticket
 from bot.services.games.players import Player
 from tests.discord.test_e2e import running
 from tests.fakediscord.fixtures import FakeClub

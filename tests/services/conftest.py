@@ -10,20 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.services.clock import ManualClock
-from bot.services.competition.league_views import LeagueNews
-from bot.services.competition.tournament_views import TournamentView
-from bot.services.container import Services
-from bot.services.correspondence.alerts import (
-    DigestNotice,
-    ReminderNotice,
-    TimeoutNotice,
-    TurnNotice,
-    VacationNotice,
-)
-from bot.services.correspondence.clocks import ClockStatus
-from bot.services.correspondence.conditional_notes import ClearedNotice
-from bot.services.delivery.announcements import (
+from bot.services.announcing.announcements import (
     AnswerNotice,
     EndNotice,
     MoveNotice,
@@ -34,9 +21,22 @@ from bot.services.delivery.announcements import (
     UndeliveredNotice,
     UndoNotice,
 )
-from bot.services.delivery.notify import Ticket
+from bot.services.announcing.notify import Ticket
+from bot.services.clock import ManualClock
+from bot.services.container import Services
+from bot.services.correspondence.clocks import ClockStatus
 from bot.services.games.players import Player
-from bot.services.games.results import GameView, MoveResult
+from bot.services.views.alerts import (
+    DigestNotice,
+    ReminderNotice,
+    TimeoutNotice,
+    TurnNotice,
+    VacationNotice,
+)
+from bot.services.views.conditional_notes import ClearedNotice
+from bot.services.views.leagues import LeagueNews
+from bot.services.views.results import GameView, MoveResult
+from bot.services.views.tournaments import TournamentView
 from bot.storage.competition import PairingRecord
 from bot.storage.repository import ChallengeRecord
 from bot.storage.sql import SqlRepository

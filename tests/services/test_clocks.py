@@ -8,11 +8,11 @@ from datetime import timedelta
 
 import pytest
 
-from bot.services.correspondence.alerts import TimeoutNotice
+from bot.services.announcing.notify import Ticket
 from bot.services.correspondence.clocks import TimeUpError
-from bot.services.delivery.notify import Ticket
 from bot.services.errors import InvalidInputError
-from bot.services.games.results import GameView
+from bot.services.views.alerts import TimeoutNotice
+from bot.services.views.results import GameView
 from bot.storage.repository import GameStatus, NewGame
 from tests.services.conftest import ALICE, BOB, CHANNEL, GUILD, Env, play_any, status
 

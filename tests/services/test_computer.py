@@ -15,11 +15,12 @@ from typing import Any
 import pytest
 
 from bot.services.clock import ManualClock
-from bot.services.computer.computer import MAX_COMPUTER_GAMES, computer_seat
+from bot.services.computer.computer import MAX_COMPUTER_GAMES
 from bot.services.computer.runner import TurnRequest, TurnRunner, compute_turn, estimate
 from bot.services.container import Services
 from bot.services.errors import InvalidInputError, InvalidStateError, NotYourTurnError
-from bot.services.games.results import DrawStatus, UndoStatus
+from bot.services.games.players import computer_seat
+from bot.services.views.results import DrawStatus, UndoStatus
 from bot.storage.repository import GameStatus
 from bot.storage.sql import SqlRepository
 from rules import get_game

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
+from bot.services.announcing.outbox import ReplyHandle
 from bot.services.correspondence.conditional_lines import Branch, encode_tree
-from bot.services.correspondence.conditional_notes import ClearReason
-from bot.services.delivery.outbox import ReplyHandle
 from bot.services.errors import InvalidInputError, InvalidStateError, NotAllowedError
 from bot.services.games.games import Turn
-from bot.services.games.results import UndoStatus
+from bot.services.views.conditional_notes import ClearReason
+from bot.services.views.results import UndoStatus
 from bot.storage.conditionals import StoredTree
 from bot.storage.repository import GameStatus
 from rules import GameState, get_game

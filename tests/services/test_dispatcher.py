@@ -7,9 +7,9 @@ from datetime import timedelta
 
 import pytest
 
-from bot.services.delivery.announcements import MoveNotice, end_row
-from bot.services.delivery.notify import Ticket
-from bot.services.delivery.outbox import BACKOFF, MAX_ATTEMPTS, DeliveryRefused, Outbox
+from bot.services.announcing.announcements import MoveNotice, end_row
+from bot.services.announcing.notify import Ticket
+from bot.services.announcing.outbox import BACKOFF, MAX_ATTEMPTS, DeliveryRefused, Outbox
 from bot.storage.repository import AnnouncementStatus
 from tests.services.conftest import ALICE, BOB, Env
 

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from bot.services.correspondence.durations import (
+from bot.services.durations import (
     TimeControl,
     format_duration,
     format_span,

@@ -17,7 +17,7 @@ from bot.services.errors import (
     ServiceError,
 )
 from bot.services.games.games import GameService, undo_start
-from bot.services.games.results import DrawStatus, GameView, UndoStatus
+from bot.services.views.results import DrawStatus, GameView, UndoStatus
 from bot.storage.repository import GameStatus, MoveRecord, NewGame, Snapshot
 from rules import IllegalMoveError, InvalidMoveError, get_game
 from tests.services.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Env

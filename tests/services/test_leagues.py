@@ -9,11 +9,11 @@ import pytest
 
 from bot.competition.leagues import Move
 from bot.competition.records import Result
-from bot.services.competition.league_views import LeagueView
+from bot.services.announcing.announcements import Kind
 from bot.services.competition.tournaments import Member
-from bot.services.delivery.announcements import Kind
 from bot.services.errors import InvalidInputError, InvalidStateError, NotAllowedError
 from bot.services.games.players import Player
+from bot.services.views.leagues import LeagueView
 from bot.storage.leagues import LeagueStatus, SeasonStatus
 from bot.storage.repository import GameStatus
 from bot.texts.leagues import divisions_message, history_message, standings_message

@@ -11,9 +11,9 @@ import random
 from collections import Counter
 from typing import Any
 
+from bot.services.announcing.notify import NullNotifier
 from bot.services.clock import SystemClock
 from bot.services.container import Services
-from bot.services.delivery.notify import NullNotifier
 from bot.services.errors import ServiceError
 from bot.services.games.players import Player
 from bot.services.records.audit import audit_games

@@ -8,7 +8,7 @@ import pytest
 
 from bot.competition.glicko2 import Rating, after_inactivity, rate_game
 from bot.services.games.players import Player
-from bot.services.games.results import GameView
+from bot.services.views.results import GameView
 from bot.storage.repository import GameStatus, NewGame
 from bot.texts.games import end_caption, move_caption
 from rules import UnknownGameError

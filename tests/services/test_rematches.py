@@ -8,10 +8,10 @@ from datetime import timedelta
 
 import pytest
 
-from bot.services.computer.computer import computer_seat
 from bot.services.errors import InvalidStateError, NotAllowedError, NotFoundError
+from bot.services.games.players import computer_seat
 from bot.services.games.rematches import RematchAskedError, rematch_offered
-from bot.services.games.results import GameView
+from bot.services.views.results import GameView
 from bot.storage.repository import ChallengeRecord, ChallengeStatus
 from tests.services.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Env, play_any
 from tests.services.test_tournaments import PLAYERS, games_in_progress

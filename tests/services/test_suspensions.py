@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 
 from bot.competition.records import Result
-from bot.services.delivery.outbox import DeliveryRefused, NowhereToPost, Refusal
+from bot.services.announcing.outbox import DeliveryRefused, NowhereToPost, Refusal
 from bot.services.servers.suspensions import SuspendedError
 from bot.storage.competition import TournamentStatus
 from bot.storage.leagues import LeagueStatus

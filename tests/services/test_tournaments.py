@@ -16,11 +16,11 @@ from bot.competition.glicko2 import Rating
 from bot.competition.records import Result
 from bot.competition.tournament import Format
 from bot.services.background import Background
-from bot.services.competition.tournament_views import TournamentView
 from bot.services.competition.tournaments import Member
 from bot.services.container import Services
 from bot.services.errors import InvalidInputError, InvalidStateError, NotAllowedError, NotFoundError
 from bot.services.games.players import Player
+from bot.services.views.tournaments import TournamentView
 from bot.storage.competition import PairingRecord, PlayerRating, TournamentStatus
 from bot.storage.repository import GameRecord, GameStatus
 from bot.texts.games import result_text

@@ -8,8 +8,8 @@ import asyncio
 from collections import Counter
 from datetime import timedelta
 
-from bot.services.competition.tournament_views import TournamentView
-from bot.services.delivery.announcements import Kind
+from bot.services.announcing.announcements import Kind
+from bot.services.views.tournaments import TournamentView
 from bot.storage.competition import TournamentStatus
 from bot.storage.repository import GameStatus, ShardFilter
 from tests.services.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Env, play_any

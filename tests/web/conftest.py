@@ -17,7 +17,7 @@ from bot.config import Settings
 from bot.services.clock import ManualClock
 from bot.services.container import Services
 from bot.services.games.players import Player
-from bot.services.games.results import GameView
+from bot.services.views.results import GameView
 from bot.web.server import WebServer
 from tests.databases import Backend
 from tests.services.conftest import ALICE, BOB, CAROL, GUILD, Env, RecordingNotifier, build

@@ -14,7 +14,7 @@ import pytest
 
 from bot.client import TabulaBot
 from bot.config import Settings
-from bot.services.games.results import MoveResult
+from bot.services.views.results import MoveResult
 from tests.discord.test_e2e import challenge_and_accept, move
 from tests.fakediscord.fake import FakeDiscord
 from tests.fakediscord.fixtures import FakeClub

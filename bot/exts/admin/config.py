@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import bot_of
-from bot.services.correspondence.durations import format_span
+from bot.services.durations import format_span
 from bot.services.settings import WEB_ACCESS
 from bot.storage.repository import GuildSettings
 

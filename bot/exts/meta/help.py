@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.boards import render_board
 from bot.rulebook import page_text
-from bot.services.games.results import GameView
+from bot.services.views.results import GameView
 from bot.storage.repository import GameRecord
 from bot.texts.games import help_text, rules_text
 from rules import get_game, list_games

@@ -47,23 +47,17 @@ from bot.competition.leagues import (
     split,
 )
 from bot.competition.records import Result
+from bot.services.announcing.announcements import Kind, league_row
+from bot.services.announcing.outbox import Outbox
 from bot.services.background import Background
 from bot.services.clock import Clock
-from bot.services.competition.league_views import (
-    Departure,
-    LeagueHistory,
-    LeagueView,
-    SeasonSummary,
-)
 from bot.services.competition.ratings import RatingService
 from bot.services.competition.tournaments import Member
-from bot.services.correspondence.durations import (
+from bot.services.durations import (
     format_span,
     parse_duration,
     parse_time_control,
 )
-from bot.services.delivery.announcements import Kind, league_row
-from bot.services.delivery.outbox import Outbox
 from bot.services.errors import (
     InvalidInputError,
     InvalidStateError,
@@ -73,10 +67,16 @@ from bot.services.errors import (
 )
 from bot.services.games.games import GameService, is_forfeit
 from bot.services.games.players import Player
-from bot.services.games.results import GameView
 from bot.services.ids import storable
 from bot.services.locks import KeyedLocks
 from bot.services.settings import SettingsService
+from bot.services.views.leagues import (
+    Departure,
+    LeagueHistory,
+    LeagueView,
+    SeasonSummary,
+)
+from bot.services.views.results import GameView
 from bot.storage.leagues import (
     LeagueGameRecord,
     LeagueMember,

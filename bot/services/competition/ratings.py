@@ -23,7 +23,7 @@ from datetime import timedelta
 
 from bot.competition.glicko2 import Rating, after_inactivity, idle_periods, rate_game
 from bot.services.clock import Clock
-from bot.services.games.results import GameView
+from bot.services.views.results import GameView
 from bot.storage.competition import PlayerRating, RatingChange
 from bot.storage.repository import GameRecord, GameStatus, LockKind, Repository
 from rules import get_game

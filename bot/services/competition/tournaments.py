@@ -40,22 +40,16 @@ from functools import partial
 
 from bot.competition.records import Entrant, Result
 from bot.competition.tournament import MIN_PLAYERS, Format, Tournament
+from bot.services.announcing.announcements import Kind, tournament_row
+from bot.services.announcing.outbox import Outbox
 from bot.services.background import Background
 from bot.services.clock import Clock
 from bot.services.competition.ratings import RatingService
-from bot.services.competition.tournament_views import (
-    Cancellation,
-    TournamentPage,
-    TournamentView,
-    Withdrawal,
-)
-from bot.services.correspondence.durations import (
+from bot.services.durations import (
     format_span,
     parse_duration,
     parse_time_control,
 )
-from bot.services.delivery.announcements import Kind, tournament_row
-from bot.services.delivery.outbox import Outbox
 from bot.services.errors import (
     InvalidInputError,
     InvalidStateError,
@@ -65,10 +59,16 @@ from bot.services.errors import (
 )
 from bot.services.games.games import GameService, is_forfeit
 from bot.services.games.players import Player
-from bot.services.games.results import GameView
 from bot.services.ids import storable
 from bot.services.locks import KeyedLocks
 from bot.services.settings import SettingsService
+from bot.services.views.results import GameView
+from bot.services.views.tournaments import (
+    Cancellation,
+    TournamentPage,
+    TournamentView,
+    Withdrawal,
+)
 from bot.storage.competition import (
     EntrantRecord,
     NewTournament,

@@ -22,9 +22,9 @@ from bot.services.computer.runner import TurnRequest, TurnRunner
 from bot.services.errors import InvalidInputError, InvalidStateError, NotAllowedError, ServiceError
 from bot.services.games.challenges import challenger_seat
 from bot.services.games.games import GameService
-from bot.services.games.players import Player
-from bot.services.games.results import GameView, MoveResult
+from bot.services.games.players import Player, computer_seat
 from bot.services.settings import SettingsService
+from bot.services.views.results import GameView, MoveResult
 from bot.storage.repository import GameRecord, NewGame, Repository, ShardFilter
 from rules import GameError, get_game
 
@@ -37,14 +37,6 @@ MAX_COMPUTER_GAMES = 5
 """Games against the computer one player may have in progress at a time."""
 DRAW_ACCEPTED_BELOW = 0.2
 """The computer accepts a draw when it rates its own chance of winning below this."""
-
-
-def computer_seat(record: GameRecord) -> int | None:
-    """The seat the computer plays in this game, or None when two people play."""
-    for seat in (0, 1):
-        if record.players[seat] is None and record.ai_levels[seat] is not None:
-            return seat
-    return None
 
 
 class ComputerService:

@@ -36,16 +36,16 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TypeVar
 
+from bot.services.announcing.announcements import reminder_row, timeout_dm_row, timeout_row
+from bot.services.announcing.outbox import Outbox
 from bot.services.clock import Clock
-from bot.services.correspondence.alerts import ReminderNotice
-from bot.services.correspondence.durations import TimeControl, parse_time_control
 from bot.services.correspondence.pauses import Pause, counted, runs_out
-from bot.services.delivery.announcements import reminder_row, timeout_dm_row, timeout_row
-from bot.services.delivery.outbox import Outbox
+from bot.services.durations import TimeControl, parse_time_control
 from bot.services.errors import ConflictError, InvalidStateError, ServiceError
 from bot.services.games.games import GameService
-from bot.services.games.results import GameView, MoveResult, UndoResult
 from bot.services.locks import KeyedLocks
+from bot.services.views.alerts import ReminderNotice
+from bot.services.views.results import GameView, MoveResult, UndoResult
 from bot.storage.repository import (
     ClockTurn,
     GameClock,

@@ -21,6 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.services.announcing.announcements import conditional_dm_row
+from bot.services.announcing.outbox import Outbox
 from bot.services.clock import Clock
 from bot.services.correspondence.conditional_lines import (
     MAX_REPLIES,
@@ -37,9 +39,6 @@ from bot.services.correspondence.conditional_lines import (
     replies_in,
     shown,
 )
-from bot.services.correspondence.conditional_notes import ClearedNote, ClearedNotice, ClearReason
-from bot.services.delivery.announcements import conditional_dm_row
-from bot.services.delivery.outbox import Outbox
 from bot.services.errors import (
     ConflictError,
     InvalidInputError,
@@ -48,7 +47,8 @@ from bot.services.errors import (
     ServiceError,
 )
 from bot.services.games.games import CONFLICT, STALE_RETRIES, GameService, Turn, visible
-from bot.services.games.results import GameView
+from bot.services.views.conditional_notes import ClearedNote, ClearedNotice, ClearReason
+from bot.services.views.results import GameView
 from bot.storage.conditionals import StoredTree
 from bot.storage.repository import GameRecord, GameStatus, LockKind, Repository, StaleGameError
 from rules import GameError, GameState

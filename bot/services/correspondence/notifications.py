@@ -17,15 +17,15 @@ import re
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
+from bot.services.announcing.announcements import digest_row, turn_dm_row
+from bot.services.announcing.outbox import Outbox
 from bot.services.clock import Clock
-from bot.services.correspondence.alerts import DigestNotice, Waiting
 from bot.services.correspondence.clocks import ClockService, ClockStatus
-from bot.services.correspondence.durations import format_span, parse_duration
-from bot.services.delivery.announcements import digest_row, turn_dm_row
-from bot.services.delivery.outbox import Outbox
+from bot.services.durations import format_span, parse_duration
 from bot.services.errors import InvalidInputError
 from bot.services.games.games import GameService
-from bot.services.games.results import GameView
+from bot.services.views.alerts import DigestNotice, Waiting
+from bot.services.views.results import GameView
 from bot.storage.repository import GameRecord, NewAnnouncement, Repository, UserSettings
 
 log = logging.getLogger(__name__)

@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from bot.services.announcing.announcements import vacation_rows
+from bot.services.announcing.outbox import Outbox
 from bot.services.clock import Clock
 from bot.services.correspondence.clocks import ClockService
-from bot.services.correspondence.durations import format_span, parse_duration
-from bot.services.delivery.announcements import vacation_rows
-from bot.services.delivery.outbox import Outbox
+from bot.services.durations import format_span, parse_duration
 from bot.services.errors import ConflictError, InvalidInputError, InvalidStateError
 from bot.storage.repository import GameRecord, Repository, Vacation
 

@@ -1,1 +1,1 @@
-"""Delivery: the outbox, its dispatcher, the announcements' kinds and the front ends' port."""
+"""Delivery: the dispatcher that hands the outbox's announcements to a front end, in order, once."""

@@ -20,25 +20,10 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.services.clock import Clock
-from bot.services.competition.league_views import LeagueNews
-from bot.services.competition.leagues import LeagueService
-from bot.services.competition.ratings import is_rateable
-from bot.services.competition.tournaments import TournamentService
-from bot.services.correspondence.alerts import (
-    DigestNotice,
-    ReminderNotice,
-    TimeoutNotice,
-    TurnNotice,
-    VacationNotice,
-    Waiting,
-)
-from bot.services.correspondence.clocks import ClockService
-from bot.services.correspondence.conditional_notes import ClearedNote, ClearedNotice
-from bot.services.delivery import announcements as a
-from bot.services.delivery.announcements import ANSWERABLE, LEAGUE_KINDS, Kind
-from bot.services.delivery.notify import MessageId, Notifier, Ticket
-from bot.services.delivery.outbox import (
+from bot.services.announcing import announcements as a
+from bot.services.announcing.announcements import ANSWERABLE, LEAGUE_KINDS, Kind
+from bot.services.announcing.notify import MessageId, Notifier, Ticket
+from bot.services.announcing.outbox import (
     ATTEMPT_TIMEOUT,
     CLAIM_LEASE,
     MAX_ATTEMPTS,
@@ -49,9 +34,24 @@ from bot.services.delivery.outbox import (
     Refusal,
     backoff,
 )
+from bot.services.clock import Clock
+from bot.services.competition.leagues import LeagueService
+from bot.services.competition.ratings import is_rateable
+from bot.services.competition.tournaments import TournamentService
+from bot.services.correspondence.clocks import ClockService
 from bot.services.games.games import GameService
-from bot.services.games.results import GameView
 from bot.services.servers.suspensions import SuspensionService
+from bot.services.views.alerts import (
+    DigestNotice,
+    ReminderNotice,
+    TimeoutNotice,
+    TurnNotice,
+    VacationNotice,
+    Waiting,
+)
+from bot.services.views.conditional_notes import ClearedNote, ClearedNotice
+from bot.services.views.leagues import LeagueNews
+from bot.services.views.results import GameView
 from bot.storage.repository import (
     Announcement,
     AnnouncementStatus,

@@ -6,10 +6,10 @@ import logging
 import random
 from collections.abc import Mapping
 
+from bot.services.announcing.announcements import challenge_expired_row
+from bot.services.announcing.outbox import Outbox
 from bot.services.clock import Clock
-from bot.services.correspondence.durations import parse_time_control
-from bot.services.delivery.announcements import challenge_expired_row
-from bot.services.delivery.outbox import Outbox
+from bot.services.durations import parse_time_control
 from bot.services.errors import (
     ConflictError,
     InvalidInputError,
@@ -19,9 +19,9 @@ from bot.services.errors import (
 )
 from bot.services.games.games import GameService
 from bot.services.games.players import Player
-from bot.services.games.results import Accepted
 from bot.services.ids import storable
 from bot.services.settings import SettingsService
+from bot.services.views.results import Accepted
 from bot.storage.repository import (
     ChallengeRecord,
     ChallengeStatus,

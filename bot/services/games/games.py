@@ -17,8 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol, TypeVar
 
 from bot.records.endings import FORFEIT
-from bot.services.clock import Clock
-from bot.services.delivery.announcements import (
+from bot.services.announcing.announcements import (
     answer_row,
     end_row,
     move_row,
@@ -27,7 +26,8 @@ from bot.services.delivery.announcements import (
     start_row,
     undo_row,
 )
-from bot.services.delivery.outbox import Outbox
+from bot.services.announcing.outbox import Outbox
+from bot.services.clock import Clock
 from bot.services.errors import (
     ConflictError,
     InvalidStateError,
@@ -37,7 +37,11 @@ from bot.services.errors import (
     NotYourTurnError,
     ServiceError,
 )
-from bot.services.games.results import (
+from bot.services.games.suggest import MoveIndex
+from bot.services.gate import Gate
+from bot.services.ids import storable
+from bot.services.locks import KeyedLocks
+from bot.services.views.results import (
     DrawResult,
     DrawStatus,
     GameView,
@@ -45,10 +49,6 @@ from bot.services.games.results import (
     UndoResult,
     UndoStatus,
 )
-from bot.services.games.suggest import MoveIndex
-from bot.services.gate import Gate
-from bot.services.ids import storable
-from bot.services.locks import KeyedLocks
 from bot.storage.competition import PairingRecord
 from bot.storage.failures import classify
 from bot.storage.repository import (

@@ -9,19 +9,39 @@ tournament decides who plays whom.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Protocol
+
 from bot.services.clock import Clock
-from bot.services.computer.computer import ComputerService, computer_seat
 from bot.services.errors import InvalidStateError, NotAllowedError, NotFoundError
 from bot.services.games.challenges import ChallengeService
 from bot.services.games.games import GameService, visible
-from bot.services.games.players import Player
-from bot.services.games.results import GameView
+from bot.services.games.players import Player, computer_seat
 from bot.services.records.records import history_query
+from bot.services.views.results import GameView
 from bot.storage.repository import ChallengeRecord, GameRecord, Repository
 from rules import get_game
 
 Rematch = ChallengeRecord | GameView
 """What a rematch led to: a challenge to the opponent, or a game against the computer."""
+
+
+class ComputerGames(Protocol):
+    """Starts games against the computer (the computer's service; rematches sit below it)."""
+
+    async def start(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        player: Player,
+        game: str,
+        options: Mapping[str, object] | None = None,
+        level: str | None = None,
+        colour: str = "random",
+    ) -> GameView:
+        """Start a game between `player` and the computer at `level`."""
+        ...
 
 
 class RematchAskedError(InvalidStateError):
@@ -47,7 +67,7 @@ class RematchService:
         clock: Clock,
         games: GameService,
         challenges: ChallengeService,
-        computer: ComputerService,
+        computer: ComputerGames,
     ) -> None:
         self._repository = repository
         self._clock = clock

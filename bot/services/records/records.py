@@ -22,7 +22,7 @@ from bot.records.sgf import to_sgf
 from bot.records.text import to_text
 from bot.records.transcript import RecordError, Tournament, Transcript, transcript_of
 from bot.services.clock import Clock
-from bot.services.correspondence.durations import parse_time_control
+from bot.services.durations import parse_time_control
 from bot.services.errors import InvalidInputError, NotFoundError, ServiceError
 from bot.storage.records import HistoryQuery, ImportMark
 from bot.storage.repository import FinishedGame, GameRecord, GameStatus, MoveRecord, Repository

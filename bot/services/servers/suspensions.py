@@ -24,16 +24,17 @@ from collections import defaultdict
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
+from bot.services.announcing.announcements import resumed_row, suspension_dm_row
+from bot.services.announcing.outbox import Outbox
 from bot.services.clock import Clock
 from bot.services.competition.leagues import LeagueService
 from bot.services.competition.tournaments import TournamentService
-from bot.services.computer.computer import ComputerService, computer_seat
+from bot.services.computer.computer import ComputerService
 from bot.services.correspondence.clocks import ClockService
-from bot.services.correspondence.durations import format_span
-from bot.services.delivery.announcements import resumed_row, suspension_dm_row
-from bot.services.delivery.outbox import Outbox
+from bot.services.durations import format_span
 from bot.services.errors import InvalidStateError
 from bot.services.games.games import GameService
+from bot.services.games.players import computer_seat
 from bot.storage.competition import TournamentStatus
 from bot.storage.leagues import LeagueStatus
 from bot.storage.repository import (

@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.competition.leagues import standings
 from bot.competition.standings import Standing
-from bot.services.games.results import GameView
+from bot.services.views.results import GameView
 from bot.storage.leagues import (
     LeagueGameRecord,
     LeagueMember,
@@ -117,7 +117,7 @@ class LeagueNews:
     """A league's announcement, decoded: what the front ends word and post."""
 
     kind: str
-    """The announcement's kind (`bot.services.delivery.announcements.Kind`)."""
+    """The announcement's kind (`bot.services.announcing.announcements.Kind`)."""
     league: LeagueView
     """The league with the season the news is about."""
     data: Mapping[str, Any]

@@ -1,6 +1,6 @@
 """The outbound port: how a front end delivers what the players must be told.
 
-Services never call it directly: they write announcements (`bot.services.delivery.announcements`)
+Services never call it directly: they write announcements (`bot.services.announcing.announcements`)
 with the change they report, and the `Dispatcher` (`bot.services.delivery.dispatcher`) delivers
 each one through a `Notifier`, the front end's: Discord posts in the game's thread or
 sends direct messages, the console prints, tests record. A method returns the id of the
@@ -16,17 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from bot.services.competition.league_views import LeagueNews
-from bot.services.competition.tournament_views import TournamentView
-from bot.services.correspondence.alerts import (
-    DigestNotice,
-    ReminderNotice,
-    TimeoutNotice,
-    TurnNotice,
-    VacationNotice,
-)
-from bot.services.correspondence.conditional_notes import ClearedNotice
-from bot.services.delivery.announcements import (
+from bot.services.announcing.announcements import (
     AnswerNotice,
     EndNotice,
     MoveNotice,
@@ -37,7 +27,17 @@ from bot.services.delivery.announcements import (
     UndeliveredNotice,
     UndoNotice,
 )
-from bot.services.games.results import GameView
+from bot.services.views.alerts import (
+    DigestNotice,
+    ReminderNotice,
+    TimeoutNotice,
+    TurnNotice,
+    VacationNotice,
+)
+from bot.services.views.conditional_notes import ClearedNotice
+from bot.services.views.leagues import LeagueNews
+from bot.services.views.results import GameView
+from bot.services.views.tournaments import TournamentView
 from bot.storage.competition import PairingRecord
 from bot.storage.repository import ChallengeRecord
 
@@ -56,8 +56,8 @@ class Ticket:
     first_attempt: datetime | None = None
     """When the first attempt began (what an earlier attempt could have posted is newer)."""
     reply: Mapping[str, Any] | None = None
-    """The interaction that was to answer it (`bot.services.delivery.outbox.ReplyHandle.data`): the
-    front end may find its answer there, or answer through it, instead of posting anew."""
+    """The interaction that was to answer it (`bot.services.announcing.outbox.ReplyHandle.data`):
+    the front end may find its answer there, or answer through it, instead of posting anew."""
 
 
 class Notifier(Protocol):

@@ -1,6 +1,6 @@
 """`Outbox` and `Dispatcher`: what is stored is told, exactly once, across crashes and faults.
 
-Services write announcements (`bot.services.delivery.announcements`) with `Outbox.add`, inside
+Services write announcements (`bot.services.announcing.announcements`) with `Outbox.add`, inside
 the transaction that makes the change they report. The `Dispatcher` delivers them through
 the front end's `Notifier`: in order per stream (a game, a user, a tournament), with
 retries and backoff, each marked delivered with the message it produced. After a
@@ -31,8 +31,8 @@ from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any
 
+from bot.services.announcing.announcements import ANSWERABLE
 from bot.services.clock import Clock
-from bot.services.delivery.announcements import ANSWERABLE
 from bot.storage.repository import (
     Announcement,
     NewAnnouncement,

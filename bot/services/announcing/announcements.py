@@ -1,10 +1,10 @@
 """What the players are told, as outbox rows: the kinds, and each kind's notice.
 
 A service that changes something the players must learn writes a `NewAnnouncement` in
-the same transaction (see `bot.services.delivery.outbox`). A row holds what to say, not how: the
+the same transaction (see `bot.services.announcing.outbox`). A row holds what to say, not how: the
 kind and a small JSON object (for a board, the position itself, encoded), so it reads the
 same whenever it is delivered. `Outbox.decode` turns a row back into the notice the
-front end words and sends (`bot.services.delivery.notify.Notifier`).
+front end words and sends (`bot.services.announcing.notify.Notifier`).
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.services.competition.tournament_views import TournamentView
-from bot.services.correspondence.alerts import ReminderNotice
-from bot.services.correspondence.conditional_notes import ClearedNote
-from bot.services.games.results import GameView, MoveResult
+from bot.services.views.alerts import ReminderNotice
+from bot.services.views.conditional_notes import ClearedNote
+from bot.services.views.results import GameView, MoveResult
+from bot.services.views.tournaments import TournamentView
 from bot.storage.competition import PairingRecord
 from bot.storage.repository import (
     ChallengeRecord,
@@ -223,7 +223,7 @@ class UndeliveredNotice:
     game_id: int | None
     reason: str
     kind: str = "other"
-    """What kind of refusal it was (`bot.services.delivery.outbox.Refusal`): what can be
+    """What kind of refusal it was (`bot.services.announcing.outbox.Refusal`): what can be
     done about it depends on it."""
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from bot.competition.tournament import Tournament
-from bot.services.games.results import GameView
+from bot.services.views.results import GameView
 from bot.storage.competition import (
     EntrantRecord,
     PairingRecord,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from bot.services.games.results import GameView
+from bot.services.views.results import GameView
 from bot.storage.repository import GameRecord, Vacation
 
 

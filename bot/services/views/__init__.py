@@ -1,0 +1,1 @@
+"""What services return and announcements carry: games, tournaments, leagues, alerts."""
