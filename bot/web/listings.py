@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
-from typing import TYPE_CHECKING
 
 from aiohttp import web
 
@@ -17,8 +17,8 @@ from bot.web.auth import Session
 from bot.web.pages import document, table
 from rules import get_game
 
-if TYPE_CHECKING:
-    from bot.web.server import WebServer
+SessionOf = Callable[[web.Request], Session | None]
+"""Reads a request's session (the server's cookie reader)."""
 
 
 def _plain(text: str) -> str:
@@ -34,9 +34,9 @@ def _result(record: GameRecord) -> str:
 class Listings:
     """Pages listing games: a tournament's rounds, a player's games."""
 
-    def __init__(self, services: Services, server: WebServer) -> None:
+    def __init__(self, services: Services, session: SessionOf) -> None:
         self.services = services
-        self.server = server
+        self.session = session
 
     async def tournament(self, request: web.Request) -> web.Response:
         """Standings with tie-breaks and every round's pairings, linking to the games."""
@@ -47,7 +47,7 @@ class Listings:
             raise not_found("tournament") from None
         guild = view.record.guild_id
         web_setting = (await self.services.settings.guild(guild)).web
-        session = self.server.session(request)
+        session = self.session(request)
         if web_setting == "off":
             raise not_found("tournament")
         entered = (
@@ -95,7 +95,7 @@ class Listings:
         """A player's ratings per game and finished games, paged (the games the visitor
         may see: those of the visitor's server its setting shows them)."""
         user_id = int(request.match_info["id"])
-        session = self.server.session(request)
+        session = self.session(request)
         if session is None or session.guild_id is None:
             raise PageRefused(
                 403,

@@ -120,7 +120,7 @@ class WebServer:
         self.cache = SnapshotCache()
         self._web_settings: dict[int | None, tuple[float, str]] = {}
         self.live = LiveGames(services.repository.get_game, self._snapshot_for)
-        self.listings = Listings(services, self)
+        self.listings = Listings(services, self.session)
         self.app = self._application()
 
     # --- starting and stopping ---
