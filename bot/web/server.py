@@ -24,6 +24,7 @@ from bot.config import Settings
 from bot.refusals import refusal_text
 from bot.services.container import Services
 from bot.services.errors import ServiceError
+from bot.services.views.results import moves_left_text
 from bot.storage.repository import GameRecord
 from bot.web.access import GameAccess, PageRefused, game_access, may_act, not_found
 from bot.web.auth import COOKIE, SESSION_LIFETIME, Session, Signer, SignInError, new_secret
@@ -529,6 +530,7 @@ class WebServer:
                 "board": board_svg(state),
                 "complete": complete,
                 "legal": [] if complete else all_clicks(record.game, state.legal_notations()),
+                "turn_info": "" if complete else moves_left_text(state) or "",
             }
         )
 

@@ -54,15 +54,16 @@ class GameView:
 
     def turn_info(self) -> str | None:
         """For multi-move games, how many moves are left in the current turn."""
-        left = _moves_left(self.state)
-        if left is None or self.outcome is not None:
-            return None
-        return f"{left} move{'s' if left != 1 else ''} left in this turn"
+        return None if self.outcome is not None else moves_left_text(self.state)
 
 
-def _moves_left(state: GameState[Any]) -> int | None:
-    value = getattr(state, "moves_left", None)
-    return value if isinstance(value, int) else None
+def moves_left_text(state: GameState[Any]) -> str | None:
+    """For multi-move games, how many moves are left in `state`'s turn ("2 moves left in
+    this turn"); None for games of one move a turn."""
+    left = getattr(state, "moves_left", None)
+    if not isinstance(left, int):
+        return None
+    return f"{left} move{'s' if left != 1 else ''} left in this turn"
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ let live = snap;          // the game as the live stream last told it (its patch
 let liveAt = Date.now();  // when the stream last read the clocks
 let clicks = [];          // the cells and words chosen so far for the move being made
 let pending = [];         // the moves of a multi-move turn built so far (not sent yet)
-let preview = null;       // the position after `pending`: {board, legal, complete}
+let preview = null;       // the position after `pending`: {board, legal, complete, turn_info}
 let replayPly = null;     // the position shown by the replay slider (null: the game now)
 let cursor = null;        // the cell the keyboard is on
 let confirming = false;   // the resign button waits for its confirmation
@@ -176,7 +176,8 @@ function statusText() {
   if (!snap.active) return snap.result || "The game is over.";
   const name = snap.names[snap.to_move], colour = snap.colours[snap.to_move];
   let text = snap.my_turn ? `Your turn (${colour}).` : `${name} to move (${colour}).`;
-  if (snap.my_turn && snap.turn_info) text += ` ${snap.turn_info}.`;
+  const info = pending.length && preview ? preview.turn_info : snap.turn_info;
+  if (snap.my_turn && info) text += ` ${info}.`;
   if (snap.draw_offer !== null) text += ` ${snap.names[snap.draw_offer]} offers a draw.`;
   if (snap.undo_request !== null) text += ` ${snap.names[snap.undo_request]} asks to take back their last turn.`;
   return text;
