@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from bot.competition.records import Pairing, PlayerId
 from bot.competition.standings import Standing
@@ -61,6 +62,25 @@ def standings_table(
 
     The wins tie-break has no column of its own: the W column shows it.
     """
+    grid = standings_grid(standings, tiebreaks=tiebreaks, points=points)
+    rows = [[row[0], _name(names, player), *row[1:]] for player, row in grid.rows]
+    return _layout(grid.header, rows, list(grid.notes), left_columns=2)
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsGrid:
+    """The standings' cells for any layout: the header (with "Player" second) and, for
+    each standing, the player and their cells but the name, and a note."""
+
+    header: list[str]
+    rows: list[tuple[PlayerId, list[str]]]
+    notes: list[str]
+
+
+def standings_grid(
+    standings: Sequence[Standing], *, tiebreaks: Sequence[Tiebreak] = (), points: bool = True
+) -> StandingsGrid:
+    """The standings as cells: place, points, W D L, byes if any, tie-breaks; notes."""
     shown = [tiebreak for tiebreak in tiebreaks if tiebreak is not Tiebreak.WINS]
     byes = points and any(standing.byes for standing in standings)
     header = ["#", "Player"] + (["Pts"] if points else []) + ["W", "D", "L"]
@@ -68,14 +88,13 @@ def standings_table(
     rows = []
     for standing in standings:
         values = dict(zip(tiebreaks, standing.tiebreaks, strict=False))
-        row = [standing.rank_label, _name(names, standing.player)]
+        row = [standing.rank_label]
         row += [format_points(standing.points)] if points else []
         row += [str(standing.wins), str(standing.draws), str(standing.losses)]
         row += [str(standing.byes)] if byes else []
         row += [format_points(values[tiebreak]) for tiebreak in shown]
-        rows.append(row)
-    notes = [_note(standing) for standing in standings]
-    return _layout(header, rows, notes, left_columns=2)
+        rows.append((standing.player, row))
+    return StandingsGrid(header, rows, [_note(standing) for standing in standings])
 
 
 def pairings_table(

@@ -234,6 +234,14 @@ class Tournament:
             points=self.format is not Format.SINGLE_ELIMINATION,
         )
 
+    def standings_grid(self) -> tables.StandingsGrid:
+        """The standings as cells, with the format's columns (for a page's table)."""
+        return tables.standings_grid(
+            self.standings(),
+            tiebreaks=self.format.tiebreaks,
+            points=self.format is not Format.SINGLE_ELIMINATION,
+        )
+
     def pairings_table(
         self,
         number: int,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from html import escape
 
 from aiohttp import web
@@ -62,7 +62,14 @@ class Listings:
             )
         standings = standings_message(view)
         parts = [f"<h1>{escape(_plain(standings.head))}</h1>"]
-        if standings.table:
+        if view.state is not None:
+            grid = view.state.standings_grid()
+            rows = [
+                [cells[0], self._player_link(player, view.names), *cells[1:], escape(note)]
+                for (player, cells), note in zip(grid.rows, grid.notes, strict=True)
+            ]
+            parts.append(table([*grid.header, ""], rows))
+        elif standings.table:
             parts.append(f'<pre class="scroll">{escape(standings.table)}</pre>')
         note = tiebreak_note(view)
         if note:
@@ -72,11 +79,11 @@ class Listings:
         for number in range(1, view.current_round + 1):
             rows = []
             for pairing in view.round_pairings(number):
-                first = escape(names.get(pairing.first_id, "?"))
+                first = self._player_link(pairing.first_id, names)
                 if pairing.second_id is None:
                     rows.append([first, "bye", "", ""])
                     continue
-                second = escape(names.get(pairing.second_id, "?"))
+                second = self._player_link(pairing.second_id, names)
                 result = escape(str(pairing.result.value)) if pairing.result is not None else "–"
                 link = (
                     f'<a href="/g/{pairing.game_id}">game #{pairing.game_id}</a>'
@@ -90,6 +97,11 @@ class Listings:
             parts.append("<p>Entries are open.</p>")
         title = f"{view.record.name} ({view.game_title})"
         return web.Response(text=document(title, "".join(parts)), content_type="text/html")
+
+    @staticmethod
+    def _player_link(player: int, names: Mapping[int, str]) -> str:
+        """A player's name, linking to their page."""
+        return f'<a href="/u/{player}">{escape(names.get(player, "?"))}</a>'
 
     async def player(self, request: web.Request) -> web.Response:
         """A player's ratings per game and finished games, paged (the games the visitor

@@ -32,6 +32,11 @@ async def test_a_tournament_page_shows_standings_and_links_its_games(site: Site)
     assert page.status == 200, text
     assert "Spring cup" in text and "Round 1" in text
     assert f'href="/g/{game_id}"' in text
+    # The standings are a table, one row a player, each name linking to their page.
+    head = re.search(r"<thead><tr>(.*?)</tr></thead>", text)
+    assert head and re.findall(r">([^<]*)</th>", head[1])[:3] == ["#", "Player", "Pts"]
+    for entrant in (ALICE, BOB, CAROL):
+        assert f'<a href="/u/{entrant.id}">{entrant.name}</a>' in text
     tiebreaks = [t for t in view.record.format.tiebreaks if t.value != "Wins"]
     assert tiebreaks  # a round robin breaks ties
     note = re.search(r"<p>Tie-breaks: ([^<]*)\.</p>", text)
