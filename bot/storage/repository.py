@@ -810,6 +810,11 @@ class Repository(Protocol):
         was not pending any more."""
         ...
 
+    async def supersede_announcements(self, game_id: int, kind: str, now: datetime) -> int:
+        """Mark the pending announcements of `kind` about game `game_id` delivered without
+        a message: a later announcement says all they would have; how many."""
+        ...
+
     async def retry_announcement(
         self, announcement_id: int, available_at: datetime, error: str, *, failed: bool = True
     ) -> None:

@@ -161,7 +161,8 @@ async def test_a_game_with_no_channel_left_is_suspended_and_goes_on_where_one_is
     """The game's channel deleted and the server names no game channel: the game is
     suspended at once, both players get a direct message saying why and what a moderator
     can do (not to "give back access"), and moves are refused saying so. Once a game
-    channel is named, the game goes on there, with its board."""
+    channel is named, the game goes on there, with one board saying why and how long it
+    waited."""
     fake, alice, bob, carol = fake_club.fake, fake_club.alice, fake_club.bob, fake_club.carol
     lobby = fake_club.guild.add_channel("lobby")
     async with running(fake, tmp_path / "t.sqlite3") as bot:
@@ -186,11 +187,12 @@ async def test_a_game_with_no_channel_left_is_suspended_and_goes_on_where_one_is
         new = await fake.wait_for_thread(lobby)
         board = await fake.wait_for_message(new, lambda m: bool(m.attachments))
         assert board.content.startswith("The game's channel was deleted, so the game goes on")
-        back = await fake.wait_for_message(new, lambda m: "goes on after" in m.content)
-        assert back.attachments and f"{alice.mention} to move" in back.content
-        assert back.id > board.id
+        assert "goes on after" in board.content and f"{alice.mention} to move" in board.content
         moved = await fake.slash(alice, new, "move", {"notation": "d3-e2"})
         assert (await moved.response()).message is not None
+        await fake.wait_for_message(new, lambda m: m.id > board.id and bool(m.attachments))
+        boards = [m for m in new.messages if m.attachments]
+        assert len(boards) == 2, [m.content for m in boards]  # the resumed board, the move
 
 
 async def test_a_channel_deleted_while_the_bot_was_away_suspends_the_game_at_its_next_move(

@@ -108,6 +108,35 @@ async def test_a_servers_pending_announcements_are_parked_at_once(repo: SqlRepos
     assert stored[1] is not None and stored[1].error == "Tabula was removed"
 
 
+async def test_a_games_pending_announcements_of_one_kind_are_superseded(
+    repo: SqlRepository,
+) -> None:
+    """Only the game's pending rows of that kind end, delivered without a message."""
+    one = await repo.create_game(new_game(guild_id=1))
+    two = await repo.create_game(new_game(guild_id=1))
+    rows = await repo.add_announcements(
+        [
+            game_row(one.id, kind="place_deleted"),
+            game_row(one.id, kind="move"),
+            game_row(one.id, kind="place_deleted"),
+            game_row(two.id, kind="place_deleted"),
+        ],
+        NOW,
+    )
+    assert await repo.deliver_announcement(rows[0].id, 77, NOW)
+    later = NOW + timedelta(hours=1)
+    assert await repo.supersede_announcements(one.id, "place_deleted", later) == 1
+    stored = [await repo.get_announcement(row.id) for row in rows]
+    assert [a.status if a else None for a in stored] == [
+        AnnouncementStatus.DELIVERED,
+        AnnouncementStatus.PENDING,
+        AnnouncementStatus.DELIVERED,
+        AnnouncementStatus.PENDING,
+    ]
+    assert stored[0] is not None and stored[0].message_id == 77  # delivered before: kept
+    assert stored[2] is not None and stored[2].message_id is None
+
+
 async def test_the_last_outcome_of_a_games_announcements(repo: SqlRepository) -> None:
     """How the game's latest finished announcement before another ended."""
     game = await repo.create_game(new_game())

@@ -24,7 +24,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from bot.services.announcing.announcements import resumed_row, suspension_dm_row
+from bot.services.announcing.announcements import Kind, resumed_row, suspension_dm_row
 from bot.services.announcing.outbox import Outbox
 from bot.services.clock import Clock
 from bot.services.competition.leagues import LeagueService
@@ -207,6 +207,12 @@ class SuspensionService:
                 return []  # another process resumed it
             if suspension.game_id is None:
                 await self._put_off_competitions(suspension.guild_id, suspension.started_at, lasted)
+            else:
+                # The board that resumes the game moves it and says why: the deletion's own
+                # board, held until now, would show it twice.
+                await self._repository.supersede_announcements(
+                    suspension.game_id, Kind.PLACE_DELETED, now
+                )
             await self._outbox.add([resumed_row(record, suspension, lasted) for record in games])
         log.info(
             "suspension %s of server %s ended after %s: %d game(s) go on",

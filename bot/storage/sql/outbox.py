@@ -176,6 +176,16 @@ class OutboxQueries(SqlBase):
             )
         return changed == 1
 
+    async def supersede_announcements(self, game_id: int, kind: str, now: datetime) -> int:
+        """Mark a game's pending announcements of one kind delivered, without a message."""
+        async with self._transaction() as db:
+            return await db.execute(
+                "UPDATE announcements SET status = 'delivered', message_id = NULL, "
+                "finished_at = ?, claimed_by = NULL, reply = NULL "
+                "WHERE game_id = ? AND kind = ? AND status = 'pending'",
+                (now, game_id, kind),
+            )
+
     async def retry_announcement(
         self, announcement_id: int, available_at: datetime, error: str, *, failed: bool = True
     ) -> None:
