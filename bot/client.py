@@ -237,11 +237,13 @@ class TabulaBot(commands.Bot):
             return
         try:
             moved = await self.services.games.place_deleted(guild_id, place_id)
+            withdrawn = await self.services.challenges.place_deleted(guild_id, place_id)
         except Exception:
             log.exception("could not move the games of the deleted channel %s", place_id)
             return
-        if moved:
-            log.info("channel %s was deleted: %d game(s) move", place_id, len(moved))
+        if moved or withdrawn:
+            log.info("channel %s was deleted: %d game(s) move, %d challenge(s) withdrawn",
+                     place_id, len(moved), len(withdrawn))  # fmt: skip
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
         """Invited to a server (perhaps back): what a removal suspended there goes on."""

@@ -47,7 +47,7 @@ from bot.texts.clocks import (
 from bot.texts.conditionals import cleared_text
 from bot.texts.games import board_caption, challenge_text, end_caption, move_caption, start_caption
 from bot.texts.leagues import forfeited_game_text, news_message
-from bot.texts.servers import resumed_text, suspension_dm
+from bot.texts.servers import challenge_gone_dm, resumed_text, suspension_dm
 from bot.texts.tournaments import (
     aborted_text,
     final_message,
@@ -185,6 +185,13 @@ class ConsoleNotifier:
     async def challenge_expired(self, challenge: ChallengeRecord, *, ticket: Ticket) -> MessageId:
         """An expired challenge."""
         self.output.say(challenge_text(challenge, self.output.style))
+        return self._done(ticket)
+
+    async def challenge_gone(
+        self, challenge: ChallengeRecord, user_id: int, *, ticket: Ticket
+    ) -> MessageId:
+        """A challenge withdrawn with its deleted channel (the console has no such thing)."""
+        self.output.say(challenge_gone_dm(challenge, user_id))
         return self._done(ticket)
 
     async def tournament_round_started(

@@ -73,6 +73,7 @@ from bot.texts.servers import (
     THREAD_DELETED,
     THREAD_DELETED_HERE,
     challenge_expired_anew,
+    challenge_gone_dm,
     suspension_dm,
 )
 from bot.texts.tournaments import (
@@ -347,6 +348,13 @@ class DiscordNotifier:
             if refusal.kind not in (Refusal.CLOSED, Refusal.ACCESS) or parent is None:
                 raise
         return await self.poster.send(parent, notice, ticket, part=1)
+
+    async def challenge_gone(
+        self, challenge: ChallengeRecord, user_id: int, *, ticket: Ticket
+    ) -> MessageId:
+        """A direct message: the challenge was withdrawn with its deleted channel."""
+        text = challenge_gone_dm(challenge, user_id)
+        return await self.poster.direct(user_id, {"content": text}, ticket)
 
     # --- tournaments ---
 

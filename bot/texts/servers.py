@@ -1,5 +1,6 @@
 """The words about servers changing under the bot: suspended games, games going on, games
-moved out of a deleted thread or channel, and a challenge whose message cannot be edited."""
+moved out of a deleted thread or channel, challenges withdrawn with theirs, and a challenge
+whose message cannot be edited."""
 
 from __future__ import annotations
 
@@ -74,6 +75,20 @@ def suspension_dm(notice: SuspensionNotice, style: Style) -> str:
         them = "it is" if len(notice.games) == 1 else "they are"
         text += f"{until}{them} aborted without a result (unrated)."
     return text
+
+
+def challenge_gone_dm(challenge: ChallengeRecord, user_id: int) -> str:
+    """The direct message to a player of a challenge withdrawn because its thread or
+    channel was deleted."""
+    title = game_title(get_game(challenge.game), challenge.options)
+    if user_id == challenge.challenger_id:
+        whose = f"Your challenge #{challenge.id} (**{title}**"
+        whose += f", to {challenge.opponent_name})" if challenge.opponent_name else ")"
+        again = "Challenge again in a channel that is still there."
+    else:
+        whose = f"{challenge.challenger_name}'s challenge #{challenge.id} to you (**{title}**)"
+        again = "They can challenge you again in a channel that is still there."
+    return f"{whose} was withdrawn: the channel it was made in was deleted. {again}"
 
 
 def challenge_expired_anew(challenge: ChallengeRecord) -> str:

@@ -337,3 +337,27 @@ async def test_a_challenge_expiring_in_an_archived_thread_not_the_bots_is_posted
         )
         assert notice.content.startswith("Challenge #1 (Alice to Bob")
         assert not side.archived
+
+
+async def test_a_challenge_in_a_deleted_channel_is_withdrawn_and_both_told(
+    fake_club: FakeClub, tmp_path: Path
+) -> None:
+    """A challenge waiting in a channel that is deleted can no longer be answered: it is
+    withdrawn, and the challenger and the challenged each get a direct message saying so."""
+    fake, alice, bob = fake_club.fake, fake_club.alice, fake_club.bob
+    async with running(fake, tmp_path / "t.sqlite3") as bot:
+        options = {"opponent": bob, "game": "groups"}
+        play = await fake.slash(alice, fake_club.channel, "play", options)
+        assert (await play.response()).message is not None
+        fake.world.delete_channel(fake_club.channel)
+        mine = await fake.wait_for_message(
+            fake.dm_channel(alice), lambda m: "was withdrawn" in m.content
+        )
+        assert mine.content.startswith("Your challenge #1 (**Groups**, to Bob)")
+        assert "the channel it was made in was deleted" in mine.content
+        theirs = await fake.wait_for_message(
+            fake.dm_channel(bob), lambda m: "was withdrawn" in m.content
+        )
+        assert theirs.content.startswith("Alice's challenge #1 to you")
+        challenge = await bot.services.challenges.get(1)
+        assert challenge.status.value == "cancelled"

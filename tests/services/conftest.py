@@ -61,6 +61,8 @@ class RecordingNotifier:
     declines: list[AnswerNotice] = field(default_factory=list)
     undos: list[UndoNotice] = field(default_factory=list)
     expired: list[ChallengeRecord] = field(default_factory=list)
+    challenges_gone: list[tuple[ChallengeRecord, int]] = field(default_factory=list)
+    """(challenge, player told) for every challenge withdrawn with its channel."""
     turns: list[TurnNotice] = field(default_factory=list)
     reminders: list[ReminderNotice] = field(default_factory=list)
     timeouts: list[TimeoutNotice] = field(default_factory=list)
@@ -143,6 +145,12 @@ class RecordingNotifier:
 
     async def challenge_expired(self, challenge: ChallengeRecord, *, ticket: Ticket) -> int:
         self.expired.append(challenge)
+        return self._id(ticket)
+
+    async def challenge_gone(
+        self, challenge: ChallengeRecord, user_id: int, *, ticket: Ticket
+    ) -> int:
+        self.challenges_gone.append((challenge, user_id))
         return self._id(ticket)
 
     async def turn_waiting(self, notice: TurnNotice, *, ticket: Ticket) -> int:

@@ -238,3 +238,21 @@ async def test_message_is_remembered(env: Env) -> None:
     await env.services.challenges.attach_message(made.id, 31337)
     assert (await env.services.challenges.get(made.id)).message_id == 31337
     assert [c.id for c in await env.services.challenges.mine(ALICE.id)] == [made.id]
+
+
+async def test_challenges_in_a_deleted_channel_are_withdrawn_and_both_told(env: Env) -> None:
+    """A deleted channel withdraws the open challenges made there (an open challenge's
+    maker alone is told); those made elsewhere, or in another server, stay open."""
+    direct = await challenge(env)
+    anyone = await challenge(env, opponent=None, challenger=CAROL)
+    elsewhere = await challenge(env, opponent=CAROL, channel_id=CHANNEL + 1)
+    assert await env.services.challenges.place_deleted(GUILD + 1, CHANNEL) == []
+    withdrawn = await env.services.challenges.place_deleted(GUILD, CHANNEL)
+    assert {c.id for c in withdrawn} == {direct.id, anyone.id}
+    for made in (direct, anyone):
+        assert (await env.services.challenges.get(made.id)).status is ChallengeStatus.CANCELLED
+    assert (await env.services.challenges.get(elsewhere.id)).status is ChallengeStatus.OPEN
+    told = sorted((c.id, user) for c, user in env.notifier.challenges_gone)
+    assert told == sorted([(direct.id, ALICE.id), (direct.id, BOB.id), (anyone.id, CAROL.id)])
+    with pytest.raises(InvalidStateError):
+        await env.services.challenges.accept(direct.id, BOB, guild_id=GUILD)

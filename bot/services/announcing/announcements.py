@@ -67,6 +67,8 @@ class Kind(enum.StrEnum):
     """A direct message: something could not be posted where it belongs, and why."""
     CHALLENGE_EXPIRED = "challenge_expired"
     """A challenge nobody answered: its message edited, its buttons disabled."""
+    CHALLENGE_GONE_DM = "challenge_gone_dm"
+    """A direct message: a challenge was withdrawn because its channel was deleted."""
     ROUND = "round"
     """A tournament round was paired: its pairings posted."""
     ROUND_ABORTED = "round_aborted"
@@ -498,6 +500,12 @@ def challenge_expired_row(challenge: ChallengeRecord) -> NewAnnouncement:
         data={"challenge": challenge.id, "location": challenge.channel_id},
         guild_id=challenge.guild_id,
     )
+
+
+def challenge_gone_dm_row(user_id: int, challenge: ChallengeRecord) -> NewAnnouncement:
+    """A direct message to one of a challenge's players: it was withdrawn, its thread or
+    channel deleted."""
+    return _user_row(Kind.CHALLENGE_GONE_DM, user_id, {"challenge": challenge.id})
 
 
 def tournament_row(

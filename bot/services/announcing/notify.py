@@ -131,6 +131,13 @@ class Notifier(Protocol):
         """A challenge nobody answered in time was closed: edit its message."""
         ...
 
+    async def challenge_gone(
+        self, challenge: ChallengeRecord, user_id: int, *, ticket: Ticket
+    ) -> MessageId:
+        """Tell one of a challenge's players by direct message that it was withdrawn
+        because its thread or channel was deleted."""
+        ...
+
     async def tournament_round_started(
         self, tournament: TournamentView, number: int, *, ticket: Ticket
     ) -> MessageId:
@@ -249,6 +256,12 @@ class NullNotifier:
         return None
 
     async def challenge_expired(self, challenge: ChallengeRecord, *, ticket: Ticket) -> MessageId:
+        """Deliver nothing."""
+        return None
+
+    async def challenge_gone(
+        self, challenge: ChallengeRecord, user_id: int, *, ticket: Ticket
+    ) -> MessageId:
         """Deliver nothing."""
         return None
 

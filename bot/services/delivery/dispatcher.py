@@ -430,6 +430,11 @@ class Dispatcher:
             if challenge is None:
                 raise DeliveryRefused(f"challenge {data['challenge']} no longer exists")
             return await notifier.challenge_expired(challenge, ticket=ticket)
+        if kind is Kind.CHALLENGE_GONE_DM:
+            challenge = await self._repository.get_challenge(data["challenge"])
+            if challenge is None:
+                raise DeliveryRefused(f"challenge {data['challenge']} no longer exists")
+            return await notifier.challenge_gone(challenge, data["user"], ticket=ticket)
         if kind in LEAGUE_KINDS:
             return await self._send_league(kind, row, ticket)
         return await self._send_tournament(kind, row, ticket)

@@ -6,7 +6,7 @@ import logging
 import random
 from collections.abc import Mapping
 
-from bot.services.announcing.announcements import challenge_expired_row
+from bot.services.announcing.announcements import challenge_expired_row, challenge_gone_dm_row
 from bot.services.announcing.outbox import Outbox
 from bot.services.clock import Clock
 from bot.services.durations import parse_time_control
@@ -251,6 +251,29 @@ class ChallengeService:
                 f"Only {challenge.challenger_name}, who made this challenge, can cancel it."
             )
         return await self._close(challenge, ChallengeStatus.CANCELLED)
+
+    async def place_deleted(self, guild_id: int, place_id: int) -> list[ChallengeRecord]:
+        """A thread or channel of the server was deleted: the open challenges made there
+        can no longer be answered, so they are withdrawn and both players told by direct
+        message. Returns those challenges."""
+        withdrawn = []
+        for challenge in await self._repository.open_challenges(channel_id=place_id):
+            if challenge.guild_id != guild_id:
+                continue
+            async with self._repository.atomic():
+                closed = await self._repository.close_challenge(
+                    challenge.id, ChallengeStatus.CANCELLED, self._clock.now()
+                )
+                if closed is None:
+                    continue  # answered meanwhile
+                players = [closed.challenger_id, closed.opponent_id]
+                await self._outbox.add(
+                    [challenge_gone_dm_row(user, closed) for user in players if user is not None]
+                )
+            withdrawn.append(closed)
+        if withdrawn:
+            await self._outbox.committed()
+        return withdrawn
 
     async def _close(self, challenge: ChallengeRecord, status: ChallengeStatus) -> ChallengeRecord:
         closed = await self._repository.close_challenge(challenge.id, status, self._clock.now())
