@@ -9,6 +9,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from renderers.base import renderer_for
 from renderers.svg import board_svg as _board_svg
 from renderers.svg import svg_games
 from rules import GameState, get_game
@@ -19,6 +20,13 @@ _STYLE = re.compile(r"<style>(.*?)</style>", re.DOTALL)
 def board_svg(state: GameState[Any]) -> str:
     """The position as SVG: `data-cell` on every cell, `data-piece` on occupied ones."""
     return _board_svg(state)
+
+
+def seat_facts(state: GameState[Any]) -> list[list[str]]:
+    """Each seat's short facts, as the pictures show them beside the names ("prisoners 6",
+    "largest group 3 of 6")."""
+    facts = renderer_for(state).caption(state).facts
+    return [list(facts[0]), list(facts[1])]
 
 
 @lru_cache(maxsize=1)

@@ -55,7 +55,8 @@ def game_page(snapshot: dict[str, Any], csrf: str | None) -> str:
         f'<li class="player" data-seat="{seat}"><span class="swatch seat{seat}"></span>'
         f'<span class="name">{escape(names[seat])}</span> '
         f'<span class="colour">({escape(colours[seat])})</span> '
-        f'<span class="clock" role="timer"></span></li>'
+        f'<span class="clock" role="timer"></span> '
+        f'<span class="facts">{escape(" · ".join(snapshot["facts"][seat]))}</span></li>'
         for seat in (0, 1)
     )
     body = (

@@ -28,7 +28,7 @@ from bot.services.views.results import moves_left_text
 from bot.storage.repository import GameRecord
 from bot.web.access import GameAccess, PageRefused, game_access, may_act, not_found
 from bot.web.auth import COOKIE, SESSION_LIFETIME, Session, Signer, SignInError, new_secret
-from bot.web.board import board_svg, style_hashes
+from bot.web.board import board_svg, seat_facts, style_hashes
 from bot.web.clicks import all_clicks
 from bot.web.links import LinkMaker
 from bot.web.listings import Listings
@@ -445,7 +445,9 @@ class WebServer:
         state = game.initial_state(game.validate_options(record.options))
         for _, _, notation in visible.moves[:ply]:
             state = state.play_text(notation)
-        return web.json_response({"ply": ply, "board": board_svg(state)})
+        return web.json_response(
+            {"ply": ply, "board": board_svg(state), "facts": seat_facts(state)}
+        )
 
     async def export(self, request: web.Request) -> web.Response:
         """The game's record as a file (the same files as /export)."""
@@ -528,6 +530,7 @@ class WebServer:
         return web.json_response(
             {
                 "board": board_svg(state),
+                "facts": seat_facts(state),
                 "complete": complete,
                 "legal": [] if complete else all_clicks(record.game, state.legal_notations()),
                 "turn_info": "" if complete else moves_left_text(state) or "",

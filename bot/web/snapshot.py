@@ -15,7 +15,7 @@ from bot.services.container import Services
 from bot.services.views.results import GameView
 from bot.storage.repository import GameRecord
 from bot.texts.games import game_title, result_text
-from bot.web.board import board_svg
+from bot.web.board import board_svg, seat_facts
 from bot.web.clicks import all_clicks
 from bot.web.patches import board_id
 from rules import GameState, get_game
@@ -139,6 +139,7 @@ async def _drawn(
         "moves": [{"ply": p, "seat": s, "move": m} for p, s, m in visible.moves],
         "board": board,
         "board_id": name,
+        "facts": seat_facts(state),
         "draw_offer": _offer(record.draw_offer),
         "undo_request": _offer(record.undo_request),
         "tournament_id": record.tournament_id,

@@ -16,7 +16,7 @@ let live = snap;          // the game as the live stream last told it (its patch
 let liveAt = Date.now();  // when the stream last read the clocks
 let clicks = [];          // the cells and words chosen so far for the move being made
 let pending = [];         // the moves of a multi-move turn built so far (not sent yet)
-let preview = null;       // the position after `pending`: {board, legal, complete, turn_info}
+let preview = null;       // the position after `pending`: {board, facts, legal, complete, turn_info}
 let replayPly = null;     // the position shown by the replay slider (null: the game now)
 let cursor = null;        // the cell the keyboard is on
 let confirming = false;   // the resign button waits for its confirmation
@@ -283,6 +283,13 @@ function renderLinks() {
   }
 }
 
+function renderFacts(facts) {
+  for (const seat of [0, 1]) {
+    const box = document.querySelector(`.player[data-seat="${seat}"] .facts`);
+    if (box) box.textContent = (facts && facts[seat] || []).join(" · ");
+  }
+}
+
 function render() {
   el("status").textContent = statusText();
   const ply = el("ply");
@@ -294,6 +301,7 @@ function render() {
     slider.value = String(snap.ply);
     el("replay-at").textContent = "";
     drawBoard(pending.length && preview ? preview.board : snap.board);
+    renderFacts(pending.length && preview ? preview.facts : snap.facts);
   }
   renderClocks();
   renderSteps();
@@ -313,7 +321,7 @@ el("replay").addEventListener("input", async (event) => {
   try {
     const response = await fetch(`/g/${gameId}/position/${wanted}`, { credentials: "same-origin" });
     const data = await response.json();
-    if (replayPly === wanted) drawBoard(data.board);
+    if (replayPly === wanted) { drawBoard(data.board); renderFacts(data.facts); }
   } catch { showError("Could not load that position."); }
   renderSteps();
 });
