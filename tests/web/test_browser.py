@@ -135,7 +135,8 @@ async def test_a_diffusion_turn_with_an_echo_is_sent_whole(site: Site, pages: Pa
     await click_cell(alice, "o5")
     await click_cell(alice, "p5")
     await alice.wait_for_selector("text=Your turn so far: f5-e5, echo, o5-p5", timeout=WAIT_MS)
-    assert "1 move left in this turn" in await alice.inner_text("#status")
+    # The status counts what is left after the moves chosen (once the preview is back).
+    await alice.wait_for_selector("#status:has-text('1 move left in this turn')", timeout=WAIT_MS)
     await click_button(alice, "Echo")
     assert (await site.services.games.record(view.id)).ply == 0  # nothing sent yet
     assert await bob.get_attribute("#ply", "data-ply") == "0"
