@@ -9,8 +9,16 @@ import random
 import pytest
 
 from bot.ai.bits import set_bits
-from bot.ai.games import groups_play
-from bot.ai.games.groups import _RAYS, GREEDY, GREEDY_TRIES, SIZE, GroupsPolicy, scatter
+from bot.ai.games import groups, groups_play
+from bot.ai.games.groups import (
+    _RAYS,
+    GREEDY,
+    GREEDY_TRIES,
+    GROUP_WEIGHT,
+    SIZE,
+    GroupsPolicy,
+    scatter,
+)
 from bot.ai.policy import Policy, outcome_value
 from rules import get_game
 from rules.groups import GROUPS, STONES, GroupsMove, GroupsState
@@ -192,3 +200,14 @@ def test_fast_playout_makes_the_moves_of_the_move_by_move_loop() -> None:
             fast, slow = random.Random(index), random.Random(index)
             assert policy.playout(state, fast) == Policy.playout(policy, state, slow)
             assert fast.random() == slow.random()
+
+
+def test_remembered_scatter_equals_the_computed_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The memo answers what the computation does, also across its emptying when full."""
+    monkeypatch.setattr(groups, "SCATTER_CACHE", 50)
+    rng = random.Random(6)
+    boards = [sum(1 << cell for cell in rng.sample(range(64), STONES)) for _ in range(80)]
+    for bits in boards * 2:
+        expected = GROUP_WEIGHT * (groups.group_count(bits) - 1) + groups.spread(bits)
+        assert groups.scatter(bits) == expected
+    assert len(groups._SCATTER) <= 50
