@@ -56,16 +56,26 @@ def tiers(tracker: WindowTracker, mover: int, legal: int) -> Iterator[int]:
         yield saving or legal
         return
     cells = tracker.packing.cells
-    for seat in (mover, 1 - mover):
-        anchors = tracker.exactly(seat, 5)
+    # The open windows by own-stone count, decoded from the count's bit planes (ones,
+    # twos, fours). No window holds seven stones, so a five is ones and fours, a three
+    # ones and twos.
+    ones, twos, fours = tracker.planes[mover]
+    other_ones, other_twos, other_fours = tracker.planes[1 - mover]
+    valid = tracker.packing.valid
+    mine = valid & ~(other_ones | other_twos | other_fours)
+    theirs = valid & ~(ones | twos | fours)
+    for anchors in (ones & fours & mine, other_ones & other_fours & theirs):
         yield cells(anchors) & legal if anchors else 0
     yield capture_cells(tables, own, opponent, legal)
-    for count in (4, 3):
-        for seat in (mover, 1 - mover):
-            anchors = tracker.exactly(seat, count)
-            yield cells(anchors) & legal if anchors else 0
+    for anchors in (
+        fours & ~(ones | twos) & mine,
+        other_fours & ~(other_ones | other_twos) & theirs,
+    ):
+        yield cells(anchors) & legal if anchors else 0
+    for anchors in (ones & twos & mine, other_ones & other_twos & theirs):
+        yield cells(anchors) & legal if anchors else 0
     around = tracker.around & legal
-    anchors = tracker.exactly(mover, 2)
+    anchors = twos & ~(ones | fours) & mine
     yield cells(anchors) & around if anchors else 0
     yield around
     if not around:

@@ -29,6 +29,9 @@ class Tables:
         cells = board_cells(size)
         self.full = sum(1 << (r * stride + q) for q, r in cells)
         self.directions = tuple(dq + dr * stride for dq, dr in DIRECTIONS)
+        self.axes = tuple((d, 2 * d, 3 * d) for d in self.directions if d > 0)
+        """Per axis (a direction and its opposite, both among `directions`): the offsets
+        of one, two and three steps along it."""
         self.shapes = tuple(tuple(dq + dr * stride for dq, dr in offsets) for _, offsets in SHAPES)
         anchors = []
         for offsets in self.shapes:
@@ -136,8 +139,9 @@ def windows(tables: Tables, own: int, opponent: int) -> Windows:
 def capture_cells(tables: Tables, own: int, opponent: int, empty: int) -> int:
     """The empty cells where a stone of `own`'s player would capture a pair."""
     cells = 0
-    for d in tables.directions:
-        cells |= _shift(opponent, d) & _shift(opponent, 2 * d) & _shift(own, 3 * d)
+    for one, two, three in tables.axes:
+        cells |= opponent >> one & opponent >> two & own >> three
+        cells |= opponent << one & opponent << two & own << three
     return cells & empty
 
 
