@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from bot.ai.bits import nth_bit, set_bits
 from bot.ai.games import diffusion, groups, hexade_bits, rekushu, stones
 from rules.diffusion import DiffusionState, group_sizes
 from rules.groups import GroupsState
@@ -179,3 +180,12 @@ def test_diffusion_playouts_and_evaluation_see_an_open_king() -> None:
     walled = DIFFUSION.position(["c3", "c4", "c5"], ["d4", "f4", "e3", "e5"], black_king="e4")
     assert not diffusion.king_captures(walled)
     assert policy.evaluate(walled) < 1.0
+
+
+def test_nth_bit_is_the_listed_bit_at_that_position() -> None:
+    """nth_bit() finds the bit set_bits() lists at the same position, on random masks."""
+    rng = random.Random(7)
+    for _ in range(50):
+        mask = rng.getrandbits(rng.randrange(1, 400)) | 1
+        listed = set_bits(mask)
+        assert [nth_bit(mask, index) for index in range(len(listed))] == listed

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator
 
-from bot.ai.bits import set_bits
+from bot.ai.bits import nth_bit, set_bits
 from bot.ai.games.hexade_bits import (
     WEIGHTS,
     Tables,
@@ -98,10 +98,12 @@ def pick(tracker: WindowTracker, mover: int, legal: int, rng: random.Random) -> 
     """A playout's cell: one of the first non-empty tier most of the time, else of the
     next; -1 when no cell is legal."""
     chance = rng.random
+    # A uniform draw among a mask's cells, as rng.choice(set_bits(mask)) makes it (a
+    # choice depends only on the length) without listing the cells.
     for tier in tiers(tracker, mover, legal):
         if tier and chance() < TIER_CHANCE:
-            return rng.choice(set_bits(tier))
-    return rng.choice(set_bits(legal)) if legal else -1
+            return nth_bit(tier, rng.choice(range(tier.bit_count())))
+    return nth_bit(legal, rng.choice(range(legal.bit_count()))) if legal else -1
 
 
 def judge(tracker: WindowTracker, to_move: int) -> float:
