@@ -11,3 +11,11 @@ def set_bits(bits: int) -> list[int]:
         found.append(low.bit_length() - 1)
         bits ^= low
     return found
+
+
+def nth_bit(bits: int, index: int) -> int:
+    """The index of the set bit of `bits` at position `index` among them, lowest first
+    (`set_bits(bits)[index]` without building the list)."""
+    for _ in range(index):
+        bits &= bits - 1
+    return (bits & -bits).bit_length() - 1

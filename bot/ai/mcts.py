@@ -204,7 +204,7 @@ def _iterate(root: Node, policy: Policy, rng: random.Random, exploration: float)
     elif node.outcome is not None:
         value = outcome_value(node.outcome)
     else:
-        value = _playout(node.state, policy, rng)
+        value = policy.playout(node.state, rng)
     for visited in path:
         visited.visits += 1
         visited.reward += value if visited.mover == 0 else 1.0 - value
@@ -242,20 +242,3 @@ def _select(node: Node, exploration: float) -> Node:
         if score > best_score:
             best, best_score = child, score
     return best
-
-
-def _playout(state: State, policy: Policy, rng: random.Random) -> float:
-    """Play quick moves from `state`; return seat 0's reward."""
-    depth = policy.playout_depth
-    plies = 0
-    while True:
-        outcome = state.outcome()
-        if outcome is not None:
-            return outcome_value(outcome)
-        if depth is not None and plies >= depth:
-            return policy.evaluate(state)
-        move = policy.playout_move(state, rng)
-        if move is None:
-            return policy.evaluate(state)
-        state = state.play(move)
-        plies += 1

@@ -50,6 +50,25 @@ class Policy:
         moves = list(state.legal_moves())
         return rng.choice(moves) if moves else None
 
+    def playout(self, state: State, rng: random.Random) -> float:
+        """Play quick moves from `state` (`playout_move()` each) until the game ends or
+        `playout_depth` moves are made; return seat 0's reward. A game may override this
+        with a faster loop that keeps its own structures up to date move by move, as long
+        as it makes the same moves."""
+        depth = self.playout_depth
+        plies = 0
+        while True:
+            outcome = state.outcome()
+            if outcome is not None:
+                return outcome_value(outcome)
+            if depth is not None and plies >= depth:
+                return self.evaluate(state)
+            move = self.playout_move(state, rng)
+            if move is None:
+                return self.evaluate(state)
+            state = state.play(move)
+            plies += 1
+
     def evaluate(self, state: State) -> float:
         """Seat 0's chance of winning from `state`, where a playout was cut off."""
         return 0.5

@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from bot.ai.games import diffusion, groups, hexade, rekushu, stones
+from bot.ai.bits import nth_bit, set_bits
+from bot.ai.games import diffusion, groups, hexade_bits, rekushu, stones
 from rules.diffusion import DiffusionState, group_sizes
 from rules.groups import GroupsState
 from rules.hexade import SHAPES, HexadeState
@@ -21,7 +22,7 @@ def test_hexade_windows_match_brute_force(seed: int) -> None:
     """Open windows by own-stone count equal a count over every placement of every shape."""
     state = random_position("hexade", 10 + 6 * seed, seed)
     assert isinstance(state, HexadeState)
-    tables = hexade._tables(state.size)
+    tables = hexade_bits.tables_for(state.size)
     cells = set(board_cells(state.size))
     white = set(state.stones(0))
     black = set(state.stones(1))
@@ -35,7 +36,7 @@ def test_hexade_windows_match_brute_force(seed: int) -> None:
                 window = [(q + dq, r + dr) for dq, dr in offsets]
                 if all(c in cells for c in window) and not any(c in other for c in window):
                     expected[sum(c in own for c in window)] += 1
-        found = hexade.windows(tables, *bits)
+        found = hexade_bits.windows(tables, *bits)
         assert [found.count(k) for k in range(7)] == expected
 
 
@@ -44,9 +45,9 @@ def test_hexade_capture_cells_are_exactly_the_capturing_moves(seed: int) -> None
     """capture_cells() marks the empty cells whose placement removes opponent stones."""
     state = random_position("hexade", 30 + 5 * seed, seed)
     assert isinstance(state, HexadeState)
-    tables = hexade._tables(state.size)
+    tables = hexade_bits.tables_for(state.size)
     own, other = (state.black, state.white) if state.to_move else (state.white, state.black)
-    marked = hexade.capture_cells(tables, own, other, tables.full & ~(own | other))
+    marked = hexade_bits.capture_cells(tables, own, other, tables.full & ~(own | other))
     for move in state.legal_moves():
         bit = move.r * (2 * state.size - 1) + move.q
         assert bool(marked >> bit & 1) == bool(state.play(move).captured), move
@@ -179,3 +180,12 @@ def test_diffusion_playouts_and_evaluation_see_an_open_king() -> None:
     walled = DIFFUSION.position(["c3", "c4", "c5"], ["d4", "f4", "e3", "e5"], black_king="e4")
     assert not diffusion.king_captures(walled)
     assert policy.evaluate(walled) < 1.0
+
+
+def test_nth_bit_is_the_listed_bit_at_that_position() -> None:
+    """nth_bit() finds the bit set_bits() lists at the same position, on random masks."""
+    rng = random.Random(7)
+    for _ in range(50):
+        mask = rng.getrandbits(rng.randrange(1, 400)) | 1
+        listed = set_bits(mask)
+        assert [nth_bit(mask, index) for index in range(len(listed))] == listed

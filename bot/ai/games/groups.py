@@ -7,8 +7,9 @@ import random
 from collections.abc import Iterable
 
 from bot.ai.bits import set_bits
-from bot.ai.policy import Move, Policy, State, logistic, register_policy
-from rules.groups import DROP_AREA, SIZE, STONES, GroupsMove, GroupsState
+from bot.ai.games.groups_play import has_move, judge, legal_moves, position_key, ray_table
+from bot.ai.policy import Move, Policy, State, logistic, outcome_value, register_policy
+from rules.groups import DROP_AREA, SIZE, STONES, GroupsMove, GroupsState, is_connected
 
 _NOT_COL_A = sum(1 << (r * SIZE) for r in range(SIZE)) ^ ((1 << SIZE * SIZE) - 1)
 _NOT_COL_H = sum(1 << (r * SIZE + SIZE - 1) for r in range(SIZE)) ^ ((1 << SIZE * SIZE) - 1)
@@ -23,23 +24,9 @@ GREEDY_TRIES = 24
 _DROP_MASK = sum(1 << cell for cell in DROP_AREA)
 
 
-def _ray_table() -> tuple[tuple[tuple[int, int], ...], ...]:
-    """Per cell, per direction on the board: (neighbour, cell beyond it or -1)."""
-    table = []
-    for cell in range(SIZE * SIZE):
-        col, row = cell % SIZE, cell // SIZE
-        rays = []
-        for dc in (-1, 0, 1):
-            for dr in (-1, 0, 1):
-                if (dc or dr) and 0 <= col + dc < SIZE and 0 <= row + dr < SIZE:
-                    c2, r2 = col + 2 * dc, row + 2 * dr
-                    beyond = r2 * SIZE + c2 if 0 <= c2 < SIZE and 0 <= r2 < SIZE else -1
-                    rays.append(((row + dr) * SIZE + col + dc, beyond))
-        table.append(tuple(rays))
-    return tuple(table)
-
-
-_RAYS = _ray_table()
+_RAYS = ray_table(tuple((dc, dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1) if dc or dr))
+"""Per cell, per direction on the board: (neighbour, cell beyond it or -1); the order
+in which playouts draw directions."""
 
 
 def _grow(bits: int) -> int:
@@ -130,9 +117,20 @@ def spread(bits: int) -> int:
     return sum(abs(c - col) for c in cols) + sum(abs(r - row) for r in rows)
 
 
+SCATTER_CACHE = 1 << 16
+"""The most stone sets whose scatter is remembered (the memo empties when full): the
+search scores the same few thousand sets of one side's stones again and again."""
+_SCATTER: dict[int, float] = {}
+
+
 def scatter(bits: int) -> float:
     """How far the stones in `bits` are from one group: 0 is impossible, lower is better."""
-    return GROUP_WEIGHT * (group_count(bits) - 1) + spread(bits)
+    found = _SCATTER.get(bits)
+    if found is None:
+        if len(_SCATTER) >= SCATTER_CACHE:
+            _SCATTER.clear()
+        found = _SCATTER[bits] = GROUP_WEIGHT * (group_count(bits) - 1) + spread(bits)
+    return found
 
 
 class GroupsPolicy(Policy):
@@ -143,55 +141,67 @@ class GroupsPolicy(Policy):
 
     def candidates(self, state: State, rng: random.Random) -> list[Move]:
         assert isinstance(state, GroupsState)
+        if state.result is not None:
+            return []
         mover = state.to_move
+        own, opponent = (state.black, state.white) if mover else (state.white, state.black)
+        occupied = own | opponent
         scored = []
-        for move in state.legal_moves():
-            after = state.play(move)
-            outcome = after.outcome()
-            if outcome is not None and outcome.winner == mover:
+        for origin, target in legal_moves(own, occupied):
+            bits = 1 << target | (1 << origin if origin >= 0 else 0)
+            after = own ^ bits
+            move = GroupsMove(origin if origin >= 0 else None, target)
+            if after.bit_count() == STONES and is_connected(after):
                 return [move]
-            own = after.black if mover else after.white
-            scored.append((scatter(own) + rng.random() * 0.5, move))
+            if not has_move(opponent, occupied ^ bits):
+                # Stuck, the opponent loses, unless a repetition or the move limit draws
+                # first: the engine decides.
+                outcome = state.play(move).outcome()
+                if outcome is not None and outcome.winner == mover:
+                    return [move]
+            scored.append((scatter(after) + rng.random() * 0.5, move))
         scored.sort(key=lambda pair: pair[0])
         return [move for _, move in scored]
 
     def playout_move(self, state: State, rng: random.Random) -> Move | None:
         assert isinstance(state, GroupsState)
-        own = state.black if state.to_move else state.white
-        if own.bit_count() == STONES and state.result is None:
-            # Draw (stone, direction) pairs instead of listing every move: most draws
-            # give a legal move, and the first one good enough is played.
-            greedy = rng.random() < GREEDY
-            occupied = state.white | state.black
-            cells = set_bits(own)
-            col = sum(cell % SIZE for cell in cells) / len(cells)
-            row = sum(cell // SIZE for cell in cells) / len(cells)
-            for _ in range(GREEDY_TRIES):
-                origin = rng.choice(cells)
-                near, beyond = rng.choice(_RAYS[origin])
-                if not occupied >> near & 1:
-                    target = near
-                elif beyond >= 0 and not occupied >> beyond & 1:
-                    target = beyond
-                else:
-                    continue
-                move = GroupsMove(origin, target)
-                if not greedy or _gain(move, col, row) > 0.5:
-                    return move
-        moves = list(state.legal_moves())
-        if not moves:
+        if state.result is not None:
             return None
-        if rng.random() >= GREEDY or own.bit_count() < STONES:
-            return rng.choice(moves)
-        cells = set_bits(own)
-        col = sum(cell % SIZE for cell in cells) / len(cells)
-        row = sum(cell // SIZE for cell in cells) / len(cells)
-        closer = [move for move in moves if _gain(move, col, row) > 0.5]
-        return rng.choice(closer or moves)
+        move = _pick(state.white, state.black, state.to_move, rng)
+        if move is None:
+            return None
+        origin, target = move
+        return GroupsMove(origin if origin >= 0 else None, target)
+
+    def playout(self, state: State, rng: random.Random) -> float:
+        # The engine's rules on bit masks (`groups_play`): the same moves and results as
+        # `playout_move()` and `play()` move by move, without a state per move.
+        assert isinstance(state, GroupsState)
+        if state.result is not None:
+            return outcome_value(state.result)
+        white, black, to_move, ply = state.white, state.black, state.to_move, state.ply
+        history = list(state.history)
+        for _ in range(self.playout_depth):
+            move = _pick(white, black, to_move, rng)
+            if move is None:
+                break
+            origin, target = move
+            bits = 1 << target | (1 << origin if origin >= 0 else 0)
+            if to_move:
+                black ^= bits
+            else:
+                white ^= bits
+            to_move, ply = 1 - to_move, ply + 1
+            if white.bit_count() == STONES and black.bit_count() == STONES:
+                history.append(position_key(white, black, to_move))
+            reward = judge(white, black, to_move, ply, history)
+            if reward is not None:
+                return reward
+        return _judge_scatter(white, black)
 
     def evaluate(self, state: State) -> float:
         assert isinstance(state, GroupsState)
-        return logistic(SCALE * (scatter(state.black) - scatter(state.white)))
+        return _judge_scatter(state.white, state.black)
 
     def attacks(self, state: State, plies: int, rng: random.Random) -> list[Move]:
         # Every legal move, unscored: the tactical search visits many positions, and
@@ -212,12 +222,60 @@ class GroupsPolicy(Policy):
         return [move] if move is not None else []
 
 
-def _gain(move: GroupsMove, col: float, row: float) -> float:
-    """How much closer (orthogonal distance) the move brings its stone to (col, row)."""
-    if move.origin is None:
-        return 1.0
-    before = abs(move.origin % SIZE - col) + abs(move.origin // SIZE - row)
-    after = abs(move.target % SIZE - col) + abs(move.target // SIZE - row)
+def _judge_scatter(white: int, black: int) -> float:
+    """Seat 0's chance of winning, judged by how scattered each side's stones are."""
+    return logistic(SCALE * (scatter(black) - scatter(white)))
+
+
+_COL = tuple(cell % SIZE for cell in range(SIZE * SIZE))
+_ROW = tuple(cell // SIZE for cell in range(SIZE * SIZE))
+
+
+def _pick(white: int, black: int, to_move: int, rng: random.Random) -> tuple[int, int] | None:
+    """A playout move (origin or -1 for a drop, target) of a game not over: usually one
+    that brings a stone closer to the middle of its side's stones; None if none."""
+    own = black if to_move else white
+    occupied = white | black
+    if own.bit_count() == STONES:
+        # Draw (stone, direction) pairs instead of listing every move: most draws
+        # give a legal move, and the first one good enough is played.
+        greedy = rng.random() < GREEDY
+        cells = set_bits(own)
+        col = sum(map(_COL.__getitem__, cells)) / len(cells)
+        row = sum(map(_ROW.__getitem__, cells)) / len(cells)
+        choice = rng.choice
+        for _ in range(GREEDY_TRIES):
+            origin = choice(cells)
+            near, beyond = choice(_RAYS[origin])
+            if not occupied >> near & 1:
+                target = near
+            elif beyond >= 0 and not occupied >> beyond & 1:
+                target = beyond
+            else:
+                continue
+            if not greedy:
+                return origin, target
+            # _gain() inline: this loop is the playouts' hot spot.
+            before = abs(_COL[origin] - col) + abs(_ROW[origin] - row)
+            if before - (abs(_COL[target] - col) + abs(_ROW[target] - row)) > 0.5:
+                return origin, target
+    moves = legal_moves(own, occupied)
+    if not moves:
+        return None
+    if rng.random() >= GREEDY or own.bit_count() < STONES:
+        return rng.choice(moves)
+    cells = set_bits(own)
+    col = sum(map(_COL.__getitem__, cells)) / len(cells)
+    row = sum(map(_ROW.__getitem__, cells)) / len(cells)
+    closer = [move for move in moves if _gain(move[0], move[1], col, row) > 0.5]
+    return rng.choice(closer or moves)
+
+
+def _gain(origin: int, target: int, col: float, row: float) -> float:
+    """How much closer (orthogonal distance) a step from `origin` to `target` brings its
+    stone to (col, row)."""
+    before = abs(_COL[origin] - col) + abs(_ROW[origin] - row)
+    after = abs(_COL[target] - col) + abs(_ROW[target] - row)
     return before - after
 
 

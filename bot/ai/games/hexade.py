@@ -1,188 +1,122 @@
-"""Knowledge of Hexade: sixes, threats and captures, found with whole-board bit operations.
-
-A *window* is one placement of a six's shape on the board (a row, a triangle or a
-ring). A window holding none of the opponent's stones is open; its number of own
-stones says how close it is to a six. Cells are bits r·(2·size−1) + q, the layout the
-engine documents for its bitboards.
+"""Knowledge of Hexade: sixes, threats and captures, found with whole-board bit operations
+(`hexade_bits`), and during playouts with window counts kept up to date stone by stone
+(`hexade_tracker`).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
 
-from bot.ai.bits import set_bits
-from bot.ai.policy import Move, Policy, State, logistic, register_policy
-from rules.hexade import SHAPES, HexadeMove, HexadeState
-from rules.hexcoords import DIRECTIONS, board_cells, span
+from bot.ai.bits import nth_bit, set_bits
+from bot.ai.games.hexade_bits import (
+    WEIGHTS,
+    Tables,
+    capture_cells,
+    captured_by,
+    has_six,
+    tables_for,
+    windows,
+)
+from bot.ai.games.hexade_tracker import WindowTracker
+from bot.ai.policy import Move, Policy, State, logistic, outcome_value, register_policy
+from rules.hexade import MOVE_LIMIT_PER_CELL, HexadeState
 
-WEIGHTS = (0.0, 0.0, 1.0, 4.0, 16.0, 64.0, 0.0)
-"""The value of an open window by its number of own stones (a full one is a six)."""
 SCALE = 40.0
 """Window values per unit of the logistic: a difference of 40 is about a 73 % chance."""
 STONE_VALUE = 6.0
 """The value of a stone more than the opponent (captures take two)."""
-NEAR = 2
-"""Moves further than this from every stone are not considered (except the first)."""
+TIER_CHANCE = 0.9
+"""The chance that a playout takes a cell of the most urgent tier not yet passed over."""
 
 
-class _Tables:
-    """Bit masks and offsets of one board size."""
-
-    def __init__(self, size: int) -> None:
-        stride = span(size)
-        cells = board_cells(size)
-        self.full = sum(1 << (r * stride + q) for q, r in cells)
-        self.directions = tuple(dq + dr * stride for dq, dr in DIRECTIONS)
-        self.shapes = tuple(tuple(dq + dr * stride for dq, dr in offsets) for _, offsets in SHAPES)
-        anchors = []
-        for offsets in self.shapes:
-            valid = self.full
-            for offset in offsets:
-                valid &= self.full >> offset
-            anchors.append(valid)
-        self.anchors = tuple(anchors)
-        """Per shape: the anchors of the windows lying wholly on the board."""
-        self.moves: dict[int, HexadeMove] = {r * stride + q: HexadeMove(q, r) for q, r in cells}
-        self.centre = (size - 1) * stride + (size - 1)
+def legal_cells(tables: Tables, white: int, black: int, ply: int) -> int:
+    """The cells the player to move may take."""
+    legal = tables.full & ~(white | black)
+    if ply == 2:
+        # White's second stone: the engine knows which cells are too close.
+        state = HexadeState(tables.size, white, black, 0, 2, None, 0, None)
+        for q, r in state.forbidden_cells():
+            legal &= ~(1 << (r * tables.stride + q))
+    return legal
 
 
-_TABLES: dict[int, _Tables] = {}
+def tiers(tracker: WindowTracker, mover: int, legal: int) -> Iterator[int]:
+    """Cell masks from the most to the least urgent, computed only as far as they are
+    asked for; the first non-empty ones lead."""
+    tables = tracker.tables
+    own, opponent = tracker.stones[mover], tracker.stones[1 - mover]
+    occupied = own | opponent
+    if not occupied:
+        yield legal & (1 << tables.centre)
+        yield legal
+        return
+    if tracker.has_six(1 - mover):
+        saving = _saving(tables, own, opponent, capture_cells(tables, own, opponent, legal))
+        yield saving or legal
+        return
+    cells = tracker.packing.cells
+    # The open windows by own-stone count, decoded from the count's bit planes (ones,
+    # twos, fours). No window holds seven stones, so a five is ones and fours, a three
+    # ones and twos.
+    ones, twos, fours = tracker.planes[mover]
+    other_ones, other_twos, other_fours = tracker.planes[1 - mover]
+    valid = tracker.packing.valid
+    mine = valid & ~(other_ones | other_twos | other_fours)
+    theirs = valid & ~(ones | twos | fours)
+    for anchors in (ones & fours & mine, other_ones & other_fours & theirs):
+        yield cells(anchors) & legal if anchors else 0
+    yield capture_cells(tables, own, opponent, legal)
+    for anchors in (
+        fours & ~(ones | twos) & mine,
+        other_fours & ~(other_ones | other_twos) & theirs,
+    ):
+        yield cells(anchors) & legal if anchors else 0
+    for anchors in (ones & twos & mine, other_ones & other_twos & theirs):
+        yield cells(anchors) & legal if anchors else 0
+    around = tracker.around & legal
+    anchors = twos & ~(ones | fours) & mine
+    yield cells(anchors) & around if anchors else 0
+    yield around
+    if not around:
+        # Every cell near the stones is taken or forbidden (White's second stone
+        # next to the edge, say): any legal cell will do.
+        yield legal
 
 
-def _tables(size: int) -> _Tables:
-    tables = _TABLES.get(size)
-    if tables is None:
-        tables = _TABLES[size] = _Tables(size)
-    return tables
+def _saving(tables: Tables, own: int, opponent: int, captures: int) -> int:
+    """The captures that leave the opponent without a six (else they win)."""
+    saving = 0
+    for bit in set_bits(captures):
+        captured = captured_by(tables, bit, own | 1 << bit, opponent)
+        if not has_six(tables, opponent & ~captured):
+            saving |= 1 << bit
+    return saving
 
 
-def _shift(bits: int, offset: int) -> int:
-    """Bit p of the result is bit p + offset of `bits`."""
-    return bits >> offset if offset >= 0 else bits << -offset
+def pick(tracker: WindowTracker, mover: int, legal: int, rng: random.Random) -> int:
+    """A playout's cell: one of the first non-empty tier most of the time, else of the
+    next; -1 when no cell is legal."""
+    chance = rng.random
+    # A uniform draw among a mask's cells, as rng.choice(set_bits(mask)) makes it (a
+    # choice depends only on the length) without listing the cells.
+    for tier in tiers(tracker, mover, legal):
+        if tier and chance() < TIER_CHANCE:
+            return nth_bit(tier, rng.choice(range(tier.bit_count())))
+    return nth_bit(legal, rng.choice(range(legal.bit_count()))) if legal else -1
 
 
-@dataclass(frozen=True, slots=True)
-class Windows:
-    """One player's open windows, by how many own stones they hold."""
-
-    by_count: tuple[tuple[int, ...], ...]
-    """Per shape, per number of own stones (0–6): the anchors of those open windows."""
-
-    def count(self, stones: int) -> int:
-        """How many open windows hold exactly `stones` own stones."""
-        return sum(masks[stones].bit_count() for masks in self.by_count)
-
-    def empty_cells(self, tables: _Tables, stones: int, empty: int) -> int:
-        """The empty cells of the open windows that hold exactly `stones` own stones."""
-        cells = 0
-        for offsets, masks in zip(tables.shapes, self.by_count, strict=True):
-            anchors = masks[stones]
-            if anchors:
-                for offset in offsets:
-                    cells |= anchors << offset
-        return cells & empty
-
-    def value(self) -> float:
-        """The sum of the open windows' weights."""
-        return sum(
-            WEIGHTS[k] * masks[k].bit_count() for masks in self.by_count for k in range(2, 6)
-        )
-
-
-def windows(tables: _Tables, own: int, opponent: int) -> Windows:
-    """Count own stones in every open window with a bit-sliced adder (three bit planes)."""
-    by_count = []
-    for offsets, valid in zip(tables.shapes, tables.anchors, strict=True):
-        open_ = valid
-        ones = twos = fours = 0
-        for offset in offsets:
-            open_ &= ~(opponent >> offset)
-            stones = own >> offset
-            carry = ones & stones
-            ones ^= stones
-            carry2 = twos & carry
-            twos ^= carry
-            fours |= carry2
-        ones &= open_
-        twos &= open_
-        fours &= open_
-        no_ones, no_twos, no_fours = open_ & ~ones, open_ & ~twos, open_ & ~fours
-        by_count.append(
-            (
-                no_ones & no_twos & no_fours,
-                ones & no_twos & no_fours,
-                no_ones & twos & no_fours,
-                ones & twos & no_fours,
-                no_ones & no_twos & fours,
-                ones & no_twos & fours,
-                no_ones & twos & fours,
-            )
-        )
-    return Windows(tuple(by_count))
-
-
-def window_pair(tables: _Tables, white: int, black: int) -> tuple[Windows, Windows]:
-    """`windows()` of both players at once, sharing the shifted boards (the playouts'
-    hot spot: about a third faster than two calls)."""
-    by_white = []
-    by_black = []
-    for offsets, valid in zip(tables.shapes, tables.anchors, strict=True):
-        open_w = open_b = valid
-        w1 = w2 = w4 = b1 = b2 = b4 = 0
-        for offset in offsets:
-            sw = white >> offset
-            sb = black >> offset
-            open_w &= ~sb
-            open_b &= ~sw
-            carry = w1 & sw
-            w1 ^= sw
-            w4 |= w2 & carry
-            w2 ^= carry
-            carry = b1 & sb
-            b1 ^= sb
-            b4 |= b2 & carry
-            b2 ^= carry
-        by_white.append(_by_count(open_w, w1, w2, w4))
-        by_black.append(_by_count(open_b, b1, b2, b4))
-    return Windows(tuple(by_white)), Windows(tuple(by_black))
-
-
-def _by_count(open_: int, ones: int, twos: int, fours: int) -> tuple[int, ...]:
-    """The open anchors per stone count 0–6, from the three bit planes of the count."""
-    ones &= open_
-    twos &= open_
-    fours &= open_
-    no_ones, no_twos, no_fours = open_ & ~ones, open_ & ~twos, open_ & ~fours
-    return (
-        no_ones & no_twos & no_fours,
-        ones & no_twos & no_fours,
-        no_ones & twos & no_fours,
-        ones & twos & no_fours,
-        no_ones & no_twos & fours,
-        ones & no_twos & fours,
-        no_ones & twos & fours,
-    )
-
-
-def capture_cells(tables: _Tables, own: int, opponent: int, empty: int) -> int:
-    """The empty cells where a stone of `own`'s player would capture a pair."""
-    cells = 0
-    for d in tables.directions:
-        cells |= _shift(opponent, d) & _shift(opponent, 2 * d) & _shift(own, 3 * d)
-    return cells & empty
-
-
-def near(tables: _Tables, stones: int, steps: int = NEAR) -> int:
-    """The cells within `steps` of the given stones."""
-    reach = stones
-    for _ in range(steps):
-        grown = reach
-        for d in tables.directions:
-            grown |= _shift(reach, d)
-        reach = grown & tables.full
-    return reach
+def judge(tracker: WindowTracker, to_move: int) -> float:
+    """Seat 0's chance of winning, judged by open windows and stones."""
+    score = tracker.value(0) - tracker.value(1)
+    white, black = tracker.stones
+    score += STONE_VALUE * (white.bit_count() - black.bit_count())
+    # The player to move can complete an open five now.
+    if to_move == 0 and tracker.exactly(0, 5):
+        score += WEIGHTS[5]
+    if to_move == 1 and tracker.exactly(1, 5):
+        score -= WEIGHTS[5]
+    return logistic(score / SCALE)
 
 
 class HexadePolicy(Policy):
@@ -193,11 +127,12 @@ class HexadePolicy(Policy):
 
     def candidates(self, state: State, rng: random.Random) -> list[Move]:
         assert isinstance(state, HexadeState)
-        tables = _tables(state.size)
-        tiers = self._tiers(state, tables)
+        tables = tables_for(state.size)
+        tracker = WindowTracker(tables, state.white, state.black)
+        legal = legal_cells(tables, state.white, state.black, state.ply)
         ordered: list[int] = []
         seen = 0
-        for tier in tiers:
+        for tier in tiers(tracker, state.to_move, legal):
             fresh = tier & ~seen
             if fresh:
                 bits = set_bits(fresh)
@@ -206,79 +141,52 @@ class HexadePolicy(Policy):
                 seen |= fresh
         return [tables.moves[bit] for bit in ordered]
 
-    def _tiers(self, state: HexadeState, tables: _Tables) -> list[int]:
-        """Cell masks from the most to the least urgent; the first non-empty ones lead."""
-        mover = state.to_move
-        own, opponent = (state.black, state.white) if mover else (state.white, state.black)
-        legal = self._legal(state, tables)
-        occupied = own | opponent
-        if not occupied:
-            return [legal & (1 << tables.centre), legal]
-        opponent_six = state.has_six(1 - mover)
-        captures = capture_cells(tables, own, opponent, legal)
-        if opponent_six:
-            saving = self._saving(state, tables, captures)
-            return [saving] if saving else [legal]
-        mine, theirs = window_pair(tables, own, opponent)
-        around = near(tables, occupied) & legal
-        tiers = [
-            mine.empty_cells(tables, 5, legal),
-            theirs.empty_cells(tables, 5, legal),
-            captures,
-            mine.empty_cells(tables, 4, legal),
-            theirs.empty_cells(tables, 4, legal),
-            mine.empty_cells(tables, 3, legal),
-            theirs.empty_cells(tables, 3, legal),
-            mine.empty_cells(tables, 2, legal) & around,
-            around,
-        ]
-        if not around:
-            # Every cell near the stones is taken or forbidden (White's second stone
-            # next to the edge, say): any legal cell will do.
-            tiers.append(legal)
-        return tiers
-
-    @staticmethod
-    def _legal(state: HexadeState, tables: _Tables) -> int:
-        """The cells the player to move may take."""
-        legal = tables.full & ~(state.white | state.black)
-        if state.ply == 2:
-            for q, r in state.forbidden_cells():
-                legal &= ~(1 << (r * span(state.size) + q))
-        return legal
-
-    @staticmethod
-    def _saving(state: HexadeState, tables: _Tables, captures: int) -> int:
-        """The captures that leave the opponent without a six (else they win)."""
-        opponent = 1 - state.to_move
-        saving = 0
-        for bit in set_bits(captures):
-            outcome = state.play(tables.moves[bit]).outcome()
-            if outcome is None or outcome.winner != opponent:
-                saving |= 1 << bit
-        return saving
-
     def playout_move(self, state: State, rng: random.Random) -> Move | None:
         assert isinstance(state, HexadeState)
-        tables = _tables(state.size)
-        for tier in self._tiers(state, tables):
-            if tier and rng.random() < 0.9:
-                return tables.moves[rng.choice(set_bits(tier))]
-        legal = self._legal(state, tables)
-        return tables.moves[rng.choice(set_bits(legal))] if legal else None
+        tables = tables_for(state.size)
+        tracker = WindowTracker(tables, state.white, state.black)
+        legal = legal_cells(tables, state.white, state.black, state.ply)
+        bit = pick(tracker, state.to_move, legal, rng)
+        return tables.moves[bit] if bit >= 0 else None
+
+    def playout(self, state: State, rng: random.Random) -> float:
+        # The rules' moves on bit masks, the window counts updated per stone: the same
+        # moves as `playout_move()` from each position, without recounting the board.
+        assert isinstance(state, HexadeState)
+        outcome = state.outcome()
+        if outcome is not None:
+            return outcome_value(outcome)
+        tables = tables_for(state.size)
+        tracker = WindowTracker(tables, state.white, state.black)
+        stones = tracker.stones
+        mover, ply = state.to_move, state.ply
+        limit = MOVE_LIMIT_PER_CELL * tables.cell_count
+        for _ in range(self.playout_depth):
+            if ply == 2:
+                legal = legal_cells(tables, stones[0], stones[1], ply)
+            else:
+                legal = tables.full & ~(stones[0] | stones[1])
+            bit = pick(tracker, mover, legal, rng)
+            if bit < 0:
+                break
+            opponent = 1 - mover
+            captured = captured_by(tables, bit, stones[mover] | 1 << bit, stones[opponent])
+            tracker.place(mover, bit)
+            if captured:
+                tracker.remove(opponent, captured)
+            mover, ply = opponent, ply + 1
+            # The perfect-six rule, as the engine judges it: only the player to move can
+            # win now, their six having survived the move just made.
+            if tracker.has_six(mover):
+                return 1.0 - mover
+            if stones[0] | stones[1] == tables.full or ply >= limit:
+                return 0.5
+        return judge(tracker, mover)
 
     def evaluate(self, state: State) -> float:
         assert isinstance(state, HexadeState)
-        tables = _tables(state.size)
-        white, black = window_pair(tables, state.white, state.black)
-        score = white.value() - black.value()
-        score += STONE_VALUE * (state.white.bit_count() - state.black.bit_count())
-        # The player to move can complete an open five now.
-        if state.to_move == 0 and white.count(5):
-            score += WEIGHTS[5]
-        if state.to_move == 1 and black.count(5):
-            score -= WEIGHTS[5]
-        return logistic(score / SCALE)
+        tables = tables_for(state.size)
+        return judge(WindowTracker(tables, state.white, state.black), state.to_move)
 
     def attacks(self, state: State, plies: int, rng: random.Random) -> list[Move]:
         assert isinstance(state, HexadeState)
@@ -286,16 +194,16 @@ class HexadePolicy(Policy):
             return self.candidates(state, rng)
         # A move never wins at once, and a six made two plies from now is judged only
         # after the ply after that: a win within three plies is a six made now.
-        tables = _tables(state.size)
+        tables = tables_for(state.size)
         own, opponent = (state.black, state.white) if state.to_move else (state.white, state.black)
-        legal = self._legal(state, tables)
+        legal = legal_cells(tables, state.white, state.black, state.ply)
         cells = windows(tables, own, opponent).empty_cells(tables, 5, legal)
         return [tables.moves[bit] for bit in set_bits(cells)]
 
     def defences(self, state: State, attacker: int) -> list[Move]:
         assert isinstance(state, HexadeState)
-        tables = _tables(state.size)
-        legal = self._legal(state, tables)
+        tables = tables_for(state.size)
+        legal = legal_cells(tables, state.white, state.black, state.ply)
         if state.has_six(attacker):
             # Only a capture can break the six; every other move loses the same way.
             own, opponent = (
@@ -306,9 +214,10 @@ class HexadePolicy(Policy):
             cells = set_bits(captures) + set_bits(others & -others)
         else:
             # The urgent cells first: they are the likeliest refutations.
+            tracker = WindowTracker(tables, state.white, state.black)
             cells = []
             seen = 0
-            for tier in self._tiers(state, tables):
+            for tier in tiers(tracker, state.to_move, legal):
                 fresh = tier & ~seen
                 cells.extend(set_bits(fresh))
                 seen |= fresh
