@@ -15,7 +15,7 @@ from renderers.hexagons import HexBoard
 from renderers.intersections import PointGrid
 from renderers.square import SquareBoard
 from renderers.svg.board import Drawing, Piece
-from renderers.svg.markup import attrs, num, points, rect
+from renderers.svg.markup import attrs, num, points, rect, signed
 from rules import GameState
 from rules.diffusion import DiffusionState
 from rules.groups import DROP_AREA, GroupsState
@@ -218,7 +218,9 @@ def paint_rekushu(state: RekushuState, board: PointGrid, last_move: bool) -> Dra
     for seat in (0, 1):
         if not state.tile_counts[seat]:
             continue
-        runs = []
+        # Each run of tiles in a row is one line as wide as a tile, painted with the pattern.
+        runs = ""
+        here: tuple[float, float] | None = None
         for y in range(tiles):
             x = 0
             while x < tiles:
@@ -229,10 +231,16 @@ def paint_rekushu(state: RekushuState, board: PointGrid, last_move: bool) -> Dra
                 while x < tiles and state.tile_owner(x, y) == seat:
                     x += 1
                 left, top, _, bottom = board.tile_box((start, y))
-                runs.append(f"M{left} {top}h{(x - start) * s}v{bottom - top}h-{(x - start) * s}z")
+                middle = (top + bottom) / 2
+                if here is None:
+                    runs += f"M{left} {num(middle)}"
+                else:
+                    runs += f"m{num(left - here[0])}{signed(middle - here[1])}"
+                runs += f"h{(x - start) * s}"
+                here = (left + (x - start) * s, middle)
         pattern = "tb" if seat == 0 else "tw"
         drawing.floor.append(
-            f'<path class="tile" fill="url(#tabula-{pattern}{state.size})" d="{"".join(runs)}"/>'
+            f'<path stroke="url(#tabula-{pattern}{state.size})" stroke-width="{s}" d="{runs}"/>'
         )
     width = max(3.0, s * 0.08)
     if last_move:
@@ -294,6 +302,17 @@ def paint_hexade(state: HexadeState, board: HexBoard, last_move: bool) -> Drawin
             drawing.over.append(ring(board, (move.q, move.r), board.stone_diameter() * 0.25, width))
     return drawing
 
+
+_MARKS = frozenset({"mark", "hl", "black", "white"})
+CLASSES: dict[str, frozenset[str]] = {
+    "diffusion": _MARKS
+    | {"n", "b", "w", "crown", "moved", "path", "last", "earlier", "dot", "taken", "link"},
+    "groups": _MARKS | {"grid", "path", "last", "dot", "link"},
+    "hexade": _MARKS | {"forbid", "six", "taken", "last"},
+    "rekushu": _MARKS | {"tb", "tbp", "tw", "twp", "last", "taken", "forbid"},
+    "stones": _MARKS | {"taken", "last"},
+}
+"""The classes each game's drawing may use (their rules go into the style sheet)."""
 
 PAINTERS: dict[str, Painter] = {
     "diffusion": paint_diffusion,
