@@ -101,7 +101,7 @@ def board_svg(
         for ink, texts in numbers.items()
         if texts
     )
-    wood, lines = static_board(layout, labels=labels)
+    wood, lines = static_board(layout, labels=labels, scope=grid.scope)
     defs = f"<defs>{''.join(drawing.defs)}</defs>" if drawing.defs else ""
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="{ROOT_CLASS} {grid.scope}"'

@@ -94,8 +94,9 @@ class CellGrid:
         return [(shift, y, coords) for y, (shift, coords) in found.items()]
 
 
-def static_board(layout: BoardLayout, *, labels: bool) -> tuple[str, str]:
-    """The board itself: the wood (or cells), then its lines, star points and coordinates."""
+def static_board(layout: BoardLayout, *, labels: bool, scope: str) -> tuple[str, str]:
+    """The board itself: the wood (or cells), then its lines, star points and coordinates
+    (`scope`, the board's geometry class, names the ids of repeated labels)."""
     if isinstance(layout, SquareBoard):
         wood, body = _square(layout)
     elif isinstance(layout, PointGrid):
@@ -105,9 +106,34 @@ def static_board(layout: BoardLayout, *, labels: bool) -> tuple[str, str]:
     else:
         raise TypeError(f"no SVG for the layout {type(layout).__name__}")
     if labels:
-        texts = _labels(list(layout.labels()))
+        texts = _mirrored(list(layout.labels()), scope)
         body += f'<g class="coords" font-size="{layout.label_size}">{texts}</g>'
     return wood, body
+
+
+def _mirrored(labels: list[tuple[str, Point]], scope: str) -> str:
+    """The coordinates, those printed again on the far side (the same label at the same
+    offset, three or more times) drawn once and repeated with a `<use>`."""
+    first: dict[str, int] = {}
+    copies: dict[tuple[float, float], list[tuple[int, int]]] = {}
+    for index, (label, (x, y)) in enumerate(labels):
+        if label not in first:
+            first[label] = index
+            continue
+        a, b = labels[first[label]][1]
+        copies.setdefault((round(x - a, 1), round(y - b, 1)), []).append((first[label], index))
+    texts = ""
+    repeated: set[int] = set()
+    for (dx, dy), pairs in copies.items():
+        if len(pairs) < 3:
+            continue
+        ident = f"{scope}-labels{texts.count('<use')}"
+        group = _labels([labels[a] for a, _ in pairs])
+        texts += (
+            f'<g id="{ident}">{group}</g><use href="#{ident}"{attrs(x=dx or None, y=dy or None)}/>'
+        )
+        repeated |= {i for pair in pairs for i in pair}
+    return texts + _labels([found for i, found in enumerate(labels) if i not in repeated])
 
 
 def _labels(labels: list[tuple[str, Point]]) -> str:

@@ -105,14 +105,14 @@ RULES: tuple[tuple[str, str], ...] = (
     (".ink", "fill:{line}"),
     (".rim", "stroke:{line}"),
     (
-        ".coords",
-        "fill:{line};font-family:sans-serif;font-weight:bold;text-anchor:middle;"
-        "dominant-baseline:central;pointer-events:none;user-select:none",
+        ".coords, .n",
+        "font-family:sans-serif;font-weight:bold;text-anchor:middle;dominant-baseline:central;"
+        "pointer-events:none;user-select:none",
     ),
+    (".coords", "fill:{line}"),
     ("[data-cell]", "fill:#0000"),
     (".black", "fill:{black};stroke:{black-edge}"),
     (".white", "fill:{white};stroke:{white-edge}"),
-    (".n", "font-family:sans-serif;font-weight:bold;text-anchor:middle;dominant-baseline:central"),
     (".n.b", "fill:{black-text}"),
     (".n.w", "fill:{white-text}"),
     (".last", "fill:none;stroke:{accent}"),
@@ -135,9 +135,9 @@ RULES: tuple[tuple[str, str], ...] = (
     (".twp", "fill:{white-tile-pattern}"),
     (".mark", "pointer-events:none;user-select:none"),
 )
-"""The style sheet's rules: a selector under the board and its declarations, `{name}`
-standing for `var(name, theme)`. A rule whose selector starts with classes is kept only
-for boards that use them all (the first word's classes)."""
+"""The style sheet's rules: selectors under the board (", " between several) and their
+declarations, `{name}` standing for `var(name, theme)`. A rule whose selector starts with
+classes is kept only for boards that use them all (each selector's first word)."""
 
 _PIECES = {".black": "[data-piece=black]", ".white": "[data-piece=white]"}
 _VAR = re.compile(r"\{([a-z-]+)\}")
@@ -150,14 +150,24 @@ def style(
     colour a custom property with the theme's default, then the `extra` rules as given."""
     wanted = set(classes)
     r = f".{ROOT_CLASS} "
-    rules = []
+    rules: list[tuple[str, str]] = []
     for selector, declarations in RULES:
-        first = selector.split(" ")[0]
-        if first.startswith(".") and not set(first[1:].split(".")) <= wanted:
+        parts = [part for part in selector.split(", ") if _needed(part, wanted)]
+        if not parts:
             continue
-        css = r + selector
         if selector in _PIECES:  # a cell holding a stone is painted as the stone
-            css += "," + r + _PIECES[selector]
+            parts.append(_PIECES[selector])
+        css = ",".join(r + part for part in parts)
         body = _VAR.sub(lambda m: var(m.group(1), theme), declarations)
-        rules.append(css + "{" + body + "}")
-    return "<style>" + "".join(rules) + "".join(extra) + "</style>"
+        if rules and rules[-1][0] == css:  # what another selector shared, this one alone
+            body = rules.pop()[1] + ";" + body
+        rules.append((css, body))
+    return (
+        "<style>" + "".join(f"{css}{{{body}}}" for css, body in rules) + "".join(extra) + "</style>"
+    )
+
+
+def _needed(selector: str, classes: set[str]) -> bool:
+    """Whether a board using `classes` needs the rule of `selector` (by its first word)."""
+    first = selector.split(" ", maxsplit=1)[0]
+    return not first.startswith(".") or set(first[1:].split(".")) <= classes
