@@ -5,12 +5,15 @@ are the picture's own pixels (the `viewBox` is the board block of the PNG page),
 cell sits where `renderers.locate` says it sits in the picture. The markup is a contract
 for the web page and for outside tools:
 
-- every cell or point is one element with class `cell`, `data-cell` naming it in the
-  game's notation (`k10`) and an `aria-label` ("k10", "k10, white stone");
-- a cell holding a stone also has `data-piece` (`white` or `black`) and the classes
-  `stone` and its colour; a Diffusion Chess stone has `data-size` (its frozen group
-  size, the number printed on it) and a king the class `king`; a Stones liberty with a
-  stake has `data-stake` (`black`, `white` or `black white`);
+- every cell or point is one `<circle>` with `data-cell` naming it in the game's
+  notation (`k10`) and an `aria-label` ("k10", "k10 white", "k10, black stake");
+- a cell holding a stone also has `data-piece` (`white` or `black`), and draws the stone;
+  a Diffusion Chess stone has `data-size` (its frozen group size, the number printed on
+  it) and a king the class `king`; a Stones liberty with a stake has `data-stake`
+  (`black`, `white` or `black white`);
+- a cell's circle is placed by the style sheet and its row: the sheet gives the radius of
+  a cell and of a stone and the `cx` of each column (under the board's class
+  `t-<game><size>`), the row's `<g transform="translate(…)">` its y;
 - colours are CSS custom properties with the default theme's colours as fallbacks
   (`--tabula-board`, `--tabula-white`, …, see `markup.VARIABLES`), so a page can theme it;
   no script, no external font, no fixed size.

@@ -32,7 +32,7 @@ class Piece:
     colour: str
     """`white` or `black`: the `data-piece` value."""
     kind: str = "stone"
-    """What the screen-reader label calls it: `stone`, or `king` (Diffusion Chess)."""
+    """`stone`, or `king` (Diffusion Chess), which the screen-reader label names."""
     size: int | None = None
     """A number printed on it (Diffusion Chess's frozen group size), `data-size`."""
 
