@@ -170,6 +170,23 @@ def test_a_cell_sits_where_the_picture_puts_it() -> None:
             assert r == (layout.stone_diameter() / 2 if stone else layout.pitch / 2)
 
 
+MARKERS = frozenset({"highlight", "king", "stake"})
+"""Classes that name what an element is, for tools, and need no style."""
+
+
+@pytest.mark.parametrize(("name", "options"), SMALLEST_AND_LARGEST)
+def test_every_class_drawn_has_its_style(name: str, options: dict[str, object]) -> None:
+    """A board's style sheet keeps only its game's rules: every class it draws has one."""
+    for state in random_game(name, options, seed=6, plies=200)[::11]:
+        renderer = renderer_for(state)
+        first = [renderer.cell_name(state, c) for c in list(renderer.layout(state).coords())[:2]]
+        svg = board_svg(state, highlights=first)
+        sheet = svg[svg.index("<style>") : svg.index("</style>")]
+        styled = set(re.findall(r"\.([a-z][a-z0-9-]*)", sheet))
+        drawn = {c for found in re.findall(r'class="([^"]*)"', svg) for c in found.split()}
+        assert drawn - styled <= MARKERS, drawn - styled - MARKERS
+
+
 def test_every_style_sheet_is_known() -> None:
     """Every board's style sheet is one of `style_sheets()` (the pages' security policy
     allows exactly those), whatever the size and position."""

@@ -374,7 +374,8 @@ async def test_the_board_follows_the_dark_theme(site: Site, pages: Pages) -> Non
 
 async def test_no_horizontal_scroll_at_360_pixels(site: Site, pages: Pages) -> None:
     """The largest boards of every game, a tournament's page and a player's page fit a
-    360 px wide phone without scrolling sideways."""
+    360 px wide phone without scrolling sideways; the boards' style sheets (which place
+    their cells) are allowed by the pages' security policy, whatever the size."""
     views = [
         await site.start_game("rekushu", options={"size": 20}, colour="black"),
         await site.start_game("diffusion"),
@@ -397,6 +398,11 @@ async def test_no_horizontal_scroll_at_360_pixels(site: Site, pages: Pages) -> N
         await page.goto(site.url + address)
         if address.startswith("g/"):
             await page.wait_for_selector("#board svg")
+            placed = await page.evaluate(
+                """() => [...document.querySelectorAll("#board [data-cell]")].every(
+                    (cell) => cell.getBBox().width > 10)"""
+            )
+            assert placed, address
         else:
             await page.wait_for_selector("table")
         fits = await page.evaluate(
