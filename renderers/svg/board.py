@@ -76,6 +76,8 @@ class CellGrid:
         for (col, _), cell in names.items():
             x = layout.centre((col, 0))[0]
             assert self.columns.setdefault(self.column(cell), x) == x, cell
+        # The style sheet finds a column by the start of its cells' names.
+        assert all(len(column) == 1 for column in self.columns), list(self.columns)
 
     @staticmethod
     def column(cell: str) -> str:
