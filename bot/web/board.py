@@ -11,8 +11,8 @@ from typing import Any
 
 from renderers.base import renderer_for
 from renderers.svg import board_svg as _board_svg
-from renderers.svg import svg_games
-from rules import GameState, get_game
+from renderers.svg import style_sheets
+from rules import GameState
 
 _STYLE = re.compile(r"<style>(.*?)</style>", re.DOTALL)
 
@@ -31,11 +31,11 @@ def seat_facts(state: GameState[Any]) -> list[list[str]]:
 
 @lru_cache(maxsize=1)
 def style_hashes() -> tuple[str, ...]:
-    """The CSP sources (`'sha256-…'`) of the style sheets in every game's boards."""
+    """The CSP sources (`'sha256-…'`) of the style sheets boards carry (one per game and
+    board size)."""
     found: set[str] = set()
-    for name in svg_games():
-        svg = _board_svg(get_game(name).new_game())
-        for sheet in _STYLE.findall(svg):
+    for element in style_sheets():
+        for sheet in _STYLE.findall(element):
             digest = hashlib.sha256(sheet.encode()).digest()
             found.add(f"'sha256-{base64.b64encode(digest).decode()}'")
     return tuple(sorted(found))

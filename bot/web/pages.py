@@ -13,7 +13,7 @@ def _json_block(name: str, data: Any) -> str:
 
 
 def _text_block(name: str, text: str) -> str:
-    # Kept as it is, not escaped (cheaper than JSON for a 50 KB board), unless it holds
+    # Kept as it is, not escaped (cheaper than JSON for a 30 KB board), unless it holds
     # what would end or upset the block: then as JSON, which the script also reads.
     if "</script" in text.lower() or "<!--" in text:
         return f'<script type="application/json" id="{name}">{_escaped_json(text)}</script>'

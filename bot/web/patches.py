@@ -1,10 +1,10 @@
 """Live updates kept small: what changed between the snapshot a page holds and the
 current one, with the board as a few edits of its markup rather than the whole of it.
 
-A board's SVG is ~50 KB on the largest boards; a move changes a few of its elements. The
-markup is cut before each `<` into pieces, and the edits replace runs of pieces (the
-page cuts its copy the same way and applies them). A page applies a patch only to the
-snapshot it was made from: it checks `board_from` against the board it holds.
+A board's SVG is up to 30 KB on the largest boards; a move changes a few of its
+elements. The markup is cut before each `<` into pieces, and the edits replace runs of
+pieces (the page cuts its copy the same way and applies them). A page applies a patch
+only to the snapshot it was made from: it checks `board_from` against the board it holds.
 """
 
 from __future__ import annotations

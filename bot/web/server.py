@@ -233,7 +233,7 @@ class WebServer:
         if not response.prepared:
             response.headers.update(security_headers())
             if isinstance(response, web.Response) and compressible(response):
-                # A board's SVG is ~50 KB of repeated markup and ~6 KB gzipped; aiohttp
+                # A board's SVG is up to 30 KB of repeated markup and ~4 KB gzipped; aiohttp
                 # compresses only for clients that say they accept it.
                 response.enable_compression()
         return response

@@ -15,7 +15,7 @@ from renderers.hexagons import HexBoard
 from renderers.intersections import PointGrid
 from renderers.square import SquareBoard
 from renderers.svg.board import Drawing, Piece
-from renderers.svg.markup import attrs, num, points, rect
+from renderers.svg.markup import attrs, num, points, rect, signed
 from rules import GameState
 from rules.diffusion import DiffusionState
 from rules.groups import DROP_AREA, GroupsState
@@ -35,17 +35,33 @@ def ring(layout: BoardLayout, coord: Coord, radius: float, width: float) -> str:
 
 def cross(layout: BoardLayout, coord: Coord, size: float, width: float, kind: str = "taken") -> str:
     """A diagonal cross centred on a cell: a stone captured there."""
+    return f'<path class="{kind}"{attrs(stroke_width=width)} d="{_cross(layout, coord, size)}"/>'
+
+
+def _cross(layout: BoardLayout, coord: Coord, size: float) -> str:
     x, y = layout.centre(coord)
     h = size / 2
-    d = points([(x - h, y - h), (x + h, y + h)]) + points([(x - h, y + h), (x + h, y - h)])
-    return f'<path class="{kind}"{attrs(stroke_width=width)} d="{d}"/>'
+    return points([(x - h, y - h), (x + h, y + h)]) + points([(x - h, y + h), (x + h, y - h)])
 
 
-def faint(layout: BoardLayout, coord: Coord, colour: str) -> str:
-    """A faint stone where a captured stone stood."""
-    x, y = layout.centre(coord)
+def captured(layout: BoardLayout, stones: list[tuple[Coord, str]], width: float) -> str:
+    """Where the stones (cell, colour) taken by the last move stood: a faint stone of its
+    colour struck by a cross, the stones of a colour in one group, the crosses one path."""
+    if not stones:
+        return ""
     radius = layout.stone_diameter() / 2
-    return f'<circle class="{colour}" opacity=".35"{attrs(cx=x, cy=y, r=radius)}/>'
+    faint = "".join(
+        f'<g class="{colour}" opacity=".35">'
+        + "".join(
+            f"<circle{attrs(cx=x, cy=y, r=radius)}/>"
+            for x, y in (layout.centre(cell) for cell, which in stones if which == colour)
+        )
+        + "</g>"
+        for colour in sorted({colour for _, colour in stones})
+    )
+    size = layout.stone_diameter() * 0.5
+    crosses = "".join(_cross(layout, cell, size) for cell, _ in stones)
+    return faint + f'<path class="taken"{attrs(stroke_width=width)} d="{crosses}"/>'
 
 
 def forbidden(layout: BoardLayout, coord: Coord) -> str:
@@ -171,21 +187,22 @@ def paint_stones(state: StonesState, board: PointGrid, last_move: bool) -> Drawi
     size = max(16, round(board.spacing * 0.28))
     for seat in (0, 1):
         colour = stones.COLOURS[seat]
+        diamonds = ""
         for cell in state.stakes(seat):
             owners = drawing.data.setdefault(cell, {}).get("stake")
             drawing.data[cell]["stake"] = f"{owners} {colour}" if owners else colour
             drawing.say(cell, f"{colour} stake")
             x, y = stones.mark_centre(board, state, cell, seat)
             h = size / 2
-            d = points([(x, y - h), (x + h, y), (x, y + h), (x - h, y)]) + "z"
+            diamonds += points([(x, y - h), (x + h, y), (x, y + h), (x - h, y)]) + "z"
+        if diamonds:
             drawing.over.append(
-                f'<path class="stake {colour}" fill-opacity=".6" stroke-width="3" d="{d}"/>'
+                f'<path class="stake {colour}" fill-opacity=".6" stroke-width="3" d="{diamonds}"/>'
             )
     if last_move:
         width = max(3.0, board.spacing * 0.08)
-        for col, row, seat in state.captured_last:
-            drawing.over.append(faint(board, (col, row), stones.COLOURS[seat]))
-            drawing.over.append(cross(board, (col, row), board.stone_diameter() * 0.5, width))
+        taken = [((col, row), stones.COLOURS[seat]) for col, row, seat in state.captured_last]
+        drawing.over.append(captured(board, taken, width))
         move, point = state.last_move, state.last_point
         if (
             move is not None
@@ -218,7 +235,9 @@ def paint_rekushu(state: RekushuState, board: PointGrid, last_move: bool) -> Dra
     for seat in (0, 1):
         if not state.tile_counts[seat]:
             continue
-        runs = []
+        # Each run of tiles in a row is one line as wide as a tile, painted with the pattern.
+        runs = ""
+        here: tuple[float, float] | None = None
         for y in range(tiles):
             x = 0
             while x < tiles:
@@ -229,10 +248,16 @@ def paint_rekushu(state: RekushuState, board: PointGrid, last_move: bool) -> Dra
                 while x < tiles and state.tile_owner(x, y) == seat:
                     x += 1
                 left, top, _, bottom = board.tile_box((start, y))
-                runs.append(f"M{left} {top}h{(x - start) * s}v{bottom - top}h-{(x - start) * s}z")
+                middle = (top + bottom) / 2
+                if here is None:
+                    runs += f"M{left} {num(middle)}"
+                else:
+                    runs += f"m{num(left - here[0])}{signed(middle - here[1])}"
+                runs += f"h{(x - start) * s}"
+                here = (left + (x - start) * s, middle)
         pattern = "tb" if seat == 0 else "tw"
         drawing.floor.append(
-            f'<path class="tile" fill="url(#tabula-{pattern}{state.size})" d="{"".join(runs)}"/>'
+            f'<path stroke="url(#tabula-{pattern}{state.size})" stroke-width="{s}" d="{runs}"/>'
         )
     width = max(3.0, s * 0.08)
     if last_move:
@@ -245,9 +270,8 @@ def paint_rekushu(state: RekushuState, board: PointGrid, last_move: bool) -> Dra
                 rect("last", x0 - 2, y1 - 2, x1 - x0 + 4, y0 - y1 + 4, more=stroke)
             )
         mover = 1 - state.to_move
-        for cell in state.removed_last:
-            drawing.over.append(faint(board, cell, colours[mover]))
-            drawing.over.append(cross(board, cell, board.stone_diameter() * 0.5, width))
+        taken = [(cell, colours[mover]) for cell in state.removed_last]
+        drawing.over.append(captured(board, taken, width))
         move = state.last_move
         if move is not None and state.stone_at(move.x, move.y) is not None:
             drawing.over.append(ring(board, (move.x, move.y), board.stone_diameter() * 0.25, width))
@@ -286,14 +310,24 @@ def paint_hexade(state: HexadeState, board: HexBoard, last_move: bool) -> Drawin
                 drawing.say(cell, "in a six")
     if last_move:
         width = max(3.0, board.cell * 0.08)
-        for q, r, seat in state.captured_last:
-            drawing.over.append(faint(board, (q, r), colours[seat]))
-            drawing.over.append(cross(board, (q, r), board.stone_diameter() * 0.5, width))
+        taken = [((q, r), colours[seat]) for q, r, seat in state.captured_last]
+        drawing.over.append(captured(board, taken, width))
         move = state.last_move
         if move is not None:
             drawing.over.append(ring(board, (move.q, move.r), board.stone_diameter() * 0.25, width))
     return drawing
 
+
+_MARKS = frozenset({"mark", "hl", "black", "white"})
+CLASSES: dict[str, frozenset[str]] = {
+    "diffusion": _MARKS
+    | {"n", "b", "w", "crown", "moved", "path", "last", "earlier", "dot", "taken", "link"},
+    "groups": _MARKS | {"grid", "path", "last", "dot", "link"},
+    "hexade": _MARKS | {"forbid", "six", "taken", "last"},
+    "rekushu": _MARKS | {"tb", "tbp", "tw", "twp", "last", "taken", "forbid"},
+    "stones": _MARKS | {"taken", "last"},
+}
+"""The classes each game's drawing may use (their rules go into the style sheet)."""
 
 PAINTERS: dict[str, Painter] = {
     "diffusion": paint_diffusion,

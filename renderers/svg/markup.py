@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from html import escape
 
@@ -15,6 +16,8 @@ put inline into a web page shares that page's styles)."""
 VARIABLES: tuple[tuple[str, str], ...] = (
     ("board", "board"),
     ("board-alt", "board_alt"),
+    ("board-mid", "board_mid"),
+    ("cell-edge", "cell_edge"),
     ("line", "line"),
     ("black", "black"),
     ("black-edge", "black_edge"),
@@ -33,7 +36,7 @@ VARIABLES: tuple[tuple[str, str], ...] = (
     ("white-tile-pattern", "white_tile_pattern"),
 )
 """The CSS custom properties a page may set (`--tabula-board: #e8c87a`), with the `Theme`
-field that gives each its default."""
+field (or method) that gives each its default."""
 
 
 def num(value: float) -> str:
@@ -45,12 +48,26 @@ def num(value: float) -> str:
 
 
 def points(path: Sequence[Point]) -> str:
-    """A polyline as path data: `M x y L x y …`."""
-    first, *rest = path
-    text = f"M{num(first[0])} {num(first[1])}"
+    """A polyline as path data: `M x y`, then each point relative to the one before it
+    (`h`/`v` along an axis, `l` otherwise), every coordinate to one decimal."""
+    (x0, y0), *rest = [(round(x, 1), round(y, 1)) for x, y in path]
+    text = f"M{num(x0)} {num(y0)}"
     for x, y in rest:
-        text += f"L{num(x)} {num(y)}"
+        dx, dy = round(x - x0, 1), round(y - y0, 1)
+        if dy == 0:
+            text += f"h{num(dx)}"
+        elif dx == 0:
+            text += f"v{num(dy)}"
+        else:
+            text += f"l{num(dx)}{signed(dy)}"
+        x0, y0 = x, y
     return text
+
+
+def signed(value: float) -> str:
+    """A number following another in path data: a minus sign separates them by itself."""
+    text = num(value)
+    return text if text.startswith("-") else " " + text
 
 
 def attrs(**values: str | float | None) -> str:
@@ -71,41 +88,86 @@ def rect(kind: str, x: float, y: float, width: float, height: float, *, more: st
 
 def var(name: str, theme: Theme) -> str:
     """`var(--tabula-NAME, default)` for one of `VARIABLES`."""
-    field = dict(VARIABLES)[name]
-    return f"var(--tabula-{name},{getattr(theme, field)})"
+    value = getattr(theme, dict(VARIABLES)[name])
+    if callable(value):
+        value = "#{:02x}{:02x}{:02x}".format(*value())
+    if len(value) == 7 and value[1::2] == value[2::2]:  # #rrggbb with equal pairs: #rgb
+        value = "#" + value[1::2]
+    return f"var(--tabula-{name},{value})"
 
 
-def style(theme: Theme = DEFAULT_THEME, extra: Iterable[str] = ()) -> str:
-    """The style sheet of a board: every colour a custom property with the theme's default."""
+RULES: tuple[tuple[str, str], ...] = (
+    (".wood", "fill:{board}"),
+    (".alt", "fill:{board-alt}"),
+    (".mid", "fill:{board-mid}"),
+    (".cells path", "stroke:{cell-edge}"),
+    (".grid", "stroke:{line};fill:none"),
+    (".ink", "fill:{line}"),
+    (".rim", "stroke:{line}"),
+    (
+        ".coords, .n",
+        "font-family:sans-serif;font-weight:bold;text-anchor:middle;dominant-baseline:central;"
+        "pointer-events:none;user-select:none",
+    ),
+    (".coords", "fill:{line}"),
+    ("[data-cell]", "fill:#0000"),
+    (".black", "fill:{black};stroke:{black-edge}"),
+    (".white", "fill:{white};stroke:{white-edge}"),
+    (".n.b", "fill:{black-text}"),
+    (".n.w", "fill:{white-text}"),
+    (".last", "fill:none;stroke:{accent}"),
+    (".earlier", "fill:none;stroke:{earlier}"),
+    (".taken", "fill:none;stroke:{accent};stroke-linecap:round"),
+    (".path", "fill:none;stroke-linecap:round;stroke-linejoin:round"),
+    (".dot.last", "fill:{accent}"),
+    (".dot.earlier", "fill:{earlier}"),
+    (".moved", "fill:{earlier};stroke:{white};stroke-width:1.5"),
+    (".link", "fill:none"),
+    (".link.white", "stroke:{white}"),
+    (".link.black", "stroke:{black}"),
+    (".hl", "fill:{hint};stroke:{white};stroke-width:2"),
+    (".six", "fill:none;stroke:{highlight};stroke-linecap:round"),
+    (".crown", "fill:{highlight};stroke:{line};stroke-width:1.5"),
+    (".forbid", "fill:none;stroke:{forbidden}"),
+    (".tb", "fill:{black-tile}"),
+    (".tbp", "fill:{black-tile-pattern}"),
+    (".tw", "fill:{white-tile}"),
+    (".twp", "fill:{white-tile-pattern}"),
+    (".mark", "pointer-events:none;user-select:none"),
+)
+"""The style sheet's rules: selectors under the board (", " between several) and their
+declarations, `{name}` standing for `var(name, theme)`. A rule whose selector starts with
+classes is kept only for boards that use them all (each selector's first word)."""
+
+_PIECES = {".black": "[data-piece=black]", ".white": "[data-piece=white]"}
+_VAR = re.compile(r"\{([a-z-]+)\}")
+
+
+def style(
+    theme: Theme = DEFAULT_THEME, classes: Iterable[str] = (), extra: Iterable[str] = ()
+) -> str:
+    """The style sheet of a board that uses `classes`: the rules of `RULES` it needs, every
+    colour a custom property with the theme's default, then the `extra` rules as given."""
+    wanted = set(classes)
     r = f".{ROOT_CLASS} "
-    rules = [
-        f"{r}.wood{{fill:{var('board', theme)}}}",
-        f"{r}.alt{{fill:{var('board-alt', theme)}}}",
-        f"{r}.grid{{stroke:{var('line', theme)};fill:none}}",
-        f"{r}.ink{{fill:{var('line', theme)}}}",
-        f"{r}.coords{{fill:{var('line', theme)};font-family:sans-serif;font-weight:bold;"
-        "text-anchor:middle;dominant-baseline:central}",
-        f"{r}text{{pointer-events:none;user-select:none}}",
-        f"{r}.cell{{fill:transparent;stroke:none}}",
-        f"{r}.cell:focus{{outline:none;stroke:{var('hint', theme)};stroke-width:4}}",
-        f"{r}.black{{fill:{var('black', theme)};stroke:{var('black-edge', theme)}}}",
-        f"{r}.white{{fill:{var('white', theme)};stroke:{var('white-edge', theme)}}}",
-        f"{r}.stone{{stroke-width:2}}",
-        f"{r}.n{{font-family:sans-serif;font-weight:bold;text-anchor:middle;"
-        "dominant-baseline:central}",
-        f"{r}.n.b{{fill:{var('black-text', theme)}}}",
-        f"{r}.n.w{{fill:{var('white-text', theme)}}}",
-        f"{r}.last{{fill:none;stroke:{var('accent', theme)}}}",
-        f"{r}.earlier{{fill:none;stroke:{var('earlier', theme)}}}",
-        f"{r}.taken{{fill:none;stroke:{var('accent', theme)};stroke-linecap:round}}",
-        f"{r}.path{{fill:none;stroke-linecap:round;stroke-linejoin:round}}",
-        f"{r}.hl{{fill:{var('hint', theme)};stroke:{var('white', theme)};stroke-width:2;"
-        "pointer-events:none}",
-        f"{r}.six{{fill:none;stroke:{var('highlight', theme)};stroke-linecap:round}}",
-        f"{r}.crown{{fill:{var('highlight', theme)};stroke:{var('line', theme)};"
-        "stroke-width:1.5;pointer-events:none}",
-        f"{r}.forbid{{fill:none;stroke:{var('forbidden', theme)}}}",
-        f"{r}.mark{{pointer-events:none}}",
-        *extra,
-    ]
-    return "<style>" + "".join(rules) + "</style>"
+    rules: list[tuple[str, str]] = []
+    for selector, declarations in RULES:
+        parts = [part for part in selector.split(", ") if _needed(part, wanted)]
+        if not parts:
+            continue
+        if selector in _PIECES:  # a cell holding a stone is painted as the stone
+            parts.append(_PIECES[selector])
+        css = ",".join(r + part for part in parts)
+        body = _VAR.sub(lambda m: var(m.group(1), theme), declarations)
+        if rules and rules[-1][0] == css:  # what another selector shared, this one alone
+            body = rules.pop()[1] + ";" + body
+        rules.append((css, body))
+    return (
+        "<style>" + "".join(f"{css}{{{body}}}" for css, body in rules) + "".join(extra) + "</style>"
+    )
+
+
+def _needed(selector: str, classes: set[str]) -> bool:
+    """Whether a board using `classes` needs the rule of `selector` (by its first word)."""
+    first = selector.split(" ", maxsplit=1)[0]
+    return not first.startswith(".") or set(first[1:].split(".")) <= classes

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import re
 import xml.etree.ElementTree as ET
 from typing import Any
 
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 from renderers import locate
 from renderers.base import renderer_for
 from renderers.samples import finished_game, random_game
-from renderers.svg import board_svg, svg_games
+from renderers.svg import board_svg, style_sheets, svg_games
 from rules import GameError, GameState, get_game
 from rules.diffusion import DiffusionState
 
@@ -38,7 +39,7 @@ LARGEST = [
 ]
 SIZE_LIMIT = 30 * 1024
 """The most bytes of a board as sent compressed (gzip), the web pages' budget."""
-RAW_LIMIT = 56 * 1024
+RAW_LIMIT = 30 * 1024
 """The most bytes of a board uncompressed."""
 
 
@@ -98,11 +99,13 @@ def test_every_cell_is_one_element_and_pieces_match(name: str, options: dict[str
         shown = {name: e.get("data-piece") for name, e in cells.items() if e.get("data-piece")}
         assert shown == pieces
         for cell, element in cells.items():
-            assert "cell" in (element.get("class") or "").split()
             label = element.get("aria-label") or ""
-            assert label.split(",")[0] == cell
+            first = label.split(",")[0]  # the cell and its piece: "k10 black"
+            assert first.split(" ")[0] == cell
             if cell in pieces:
-                assert f"{pieces[cell]} " in label
+                assert first.split(" ")[1] == pieces[cell]
+            else:
+                assert first == cell
         targets = {renderer.cell_name(state, c) for c in renderer.hint_targets(state, None)}
         assert targets <= set(cells)
 
@@ -124,16 +127,75 @@ def test_random_positions_show_the_state(
     assert shown == expected_pieces(state)
 
 
+def geometry(svg: str) -> dict[str, tuple[float, float, float]]:
+    """Each cell's centre and radius as a browser draws it: the style sheet's `cx` of its
+    column and `r` (a stone's if it holds one), moved by its row's `translate`."""
+    root = ET.fromstring(svg)
+    scope = (root.get("class") or "").split()[1]
+    sheet = root.findtext(f"{SVG}style") or ""
+    rules = dict(re.findall(rf"\.{scope} (\[data-[a-z]+(?:\^=[a-z]+)?\])\{{([^}}]*)\}}", sheet))
+    radius = float(re.findall(r"r:([\d.]+)px", rules["[data-cell]"])[0])
+    stone = float(re.findall(r"r:([\d.]+)px", rules["[data-piece]"])[0])
+    found: dict[str, tuple[float, float, float]] = {}
+    for row in root.iter(f"{SVG}g"):
+        moved = re.fullmatch(r"translate\(([-\d.]+) ([-\d.]+)\)", row.get("transform") or "")
+        for element in row:
+            cell = element.get("data-cell")
+            if cell is None:
+                continue
+            assert moved, f"{cell} is not in a row"
+            assert element.get("cx") is None and element.get("cy") is None
+            column = rules[f"[data-cell^={cell.rstrip('0123456789')}]"]
+            x = float(moved[1]) + float(re.findall(r"cx:([-\d.]+)px", column)[0])
+            found[cell] = (x, float(moved[2]), stone if element.get("data-piece") else radius)
+    return found
+
+
 def test_a_cell_sits_where_the_picture_puts_it() -> None:
-    """One geometry: a cell's centre in the SVG is its centre in the PNG picture."""
+    """One geometry: a cell's centre in the SVG is its centre in the PNG picture; a stone
+    is the picture's stone, an empty cell takes clicks up to half way to its neighbours."""
     for name, options in SMALLEST_AND_LARGEST:
         state = random_game(name, options, seed=5, plies=30)[-1]
-        for cell, element in cells_of(board_svg(state)).items():
-            x, y = locate(state, cell)
-            assert (float(element.get("cx", "nan")), float(element.get("cy", "nan"))) == (
-                pytest.approx(x, abs=0.05),
-                pytest.approx(y, abs=0.05),
+        svg = board_svg(state)
+        layout = renderer_for(state).layout(state)
+        cells = cells_of(svg)
+        centres = geometry(svg)
+        assert set(centres) == set(cells)
+        for cell, (x, y, r) in centres.items():
+            assert (x, y) == (
+                pytest.approx(locate(state, cell)[0], abs=0.05),
+                pytest.approx(locate(state, cell)[1], abs=0.05),
             )
+            stone = cells[cell].get("data-piece") is not None
+            assert r == (layout.stone_diameter() / 2 if stone else layout.pitch / 2)
+
+
+MARKERS = frozenset({"highlight", "king", "stake"})
+"""Classes that name what an element is, for tools, and need no style."""
+
+
+@pytest.mark.parametrize(("name", "options"), SMALLEST_AND_LARGEST)
+def test_every_class_drawn_has_its_style(name: str, options: dict[str, object]) -> None:
+    """A board's style sheet keeps only its game's rules: every class it draws has one."""
+    for state in random_game(name, options, seed=6, plies=200)[::11]:
+        renderer = renderer_for(state)
+        first = [renderer.cell_name(state, c) for c in list(renderer.layout(state).coords())[:2]]
+        svg = board_svg(state, highlights=first)
+        sheet = svg[svg.index("<style>") : svg.index("</style>")]
+        styled = set(re.findall(r"\.([a-z][a-z0-9-]*)", sheet))
+        drawn = {c for found in re.findall(r'class="([^"]*)"', svg) for c in found.split()}
+        assert drawn - styled <= MARKERS, drawn - styled - MARKERS
+
+
+def test_every_style_sheet_is_known() -> None:
+    """Every board's style sheet is one of `style_sheets()` (the pages' security policy
+    allows exactly those), whatever the size and position."""
+    known = set(style_sheets())
+    more: list[tuple[str, dict[str, object]]] = [("stones", {"size": 12}), ("rekushu", {})]
+    for name, options in SMALLEST_AND_LARGEST + more:
+        for state in random_game(name, options, seed=4, plies=40)[::13]:
+            svg = board_svg(state)
+            assert svg[svg.index("<style>") : svg.index("</style>") + 8] in known
 
 
 def test_diffusion_stones_carry_their_size_and_the_king() -> None:

@@ -106,6 +106,19 @@ async def test_a_stone_then_its_target_with_the_targets_shown(site: Site, pages:
     hints = await alice.locator("#board .hint").count()
     legal = (await site.services.games.view(view.id)).state.legal_notations()
     assert hints == sum(1 for m in legal if m.startswith("c4-"))
+    # Each hint sits on a cell it marks (the cells are placed by their rows and style).
+    off = await alice.evaluate(
+        """() => {
+            const centre = (e) => {
+                const box = e.getBoundingClientRect();
+                return [box.left + box.width / 2, box.top + box.height / 2];
+            };
+            const targets = [...document.querySelectorAll("#board [data-target]")].map(centre);
+            return [...document.querySelectorAll("#board .hint")].map(centre).map(
+                ([x, y]) => Math.min(...targets.map(([u, v]) => Math.hypot(x - u, y - v))));
+        }"""
+    )
+    assert len(off) == hints and max(off) < 0.5, off
     await click_cell(alice, "b3")
     await wait_ply(alice, 1)
     assert (await site.services.games.last_turn(view.id))[0].notation == "c4-b3"
@@ -122,6 +135,26 @@ async def test_keyboard_play(site: Site, pages: Pages) -> None:
     await wait_ply(alice, 1)
     assert await alice.text_content("#cursor")
     assert (await site.services.games.record(view.id)).ply == 1
+
+
+async def test_every_cell_is_named_for_screen_readers(site: Site, pages: Pages) -> None:
+    """Chromium's accessibility tree names every cell of the board as its label says:
+    "c3" for an empty cell, "c4 white" for a stone."""
+    view = await site.start_game("groups")
+    alice = await pages.open(site, ALICE, view.id)
+    labels = await alice.evaluate(
+        """() => [...document.querySelectorAll("#board [data-cell]")].map(
+            (cell) => cell.getAttribute("aria-label"))"""
+    )
+    session = await alice.context.new_cdp_session(alice)
+    tree = await session.send("Accessibility.getFullAXTree")
+    names = {
+        node.get("name", {}).get("value")
+        for node in tree["nodes"]
+        if not node.get("ignored") and node.get("role", {}).get("value") == "graphics-symbol"
+    }
+    assert len(labels) == 64 and "c4 white" in labels and "c3" in labels
+    assert set(labels) <= names
 
 
 async def test_a_diffusion_turn_with_an_echo_is_sent_whole(site: Site, pages: Pages) -> None:
@@ -343,7 +376,8 @@ async def test_the_board_follows_the_dark_theme(site: Site, pages: Pages) -> Non
 
 async def test_no_horizontal_scroll_at_360_pixels(site: Site, pages: Pages) -> None:
     """The largest boards of every game, a tournament's page and a player's page fit a
-    360 px wide phone without scrolling sideways."""
+    360 px wide phone without scrolling sideways; the boards' style sheets (which place
+    their cells) are allowed by the pages' security policy, whatever the size."""
     views = [
         await site.start_game("rekushu", options={"size": 20}, colour="black"),
         await site.start_game("diffusion"),
@@ -366,6 +400,11 @@ async def test_no_horizontal_scroll_at_360_pixels(site: Site, pages: Pages) -> N
         await page.goto(site.url + address)
         if address.startswith("g/"):
             await page.wait_for_selector("#board svg")
+            placed = await page.evaluate(
+                """() => [...document.querySelectorAll("#board [data-cell]")].every(
+                    (cell) => cell.getBBox().width > 10)"""
+            )
+            assert placed, address
         else:
             await page.wait_for_selector("table")
         fits = await page.evaluate(

@@ -115,14 +115,25 @@ async function choose(move) {
 
 function cellOf(name) { return boardBox.querySelector(`[data-cell="${name}"]`); }
 
+function inBoard(svg, element, x, y) {
+  // A point in `element`'s own coordinates as the board's (a cell's row moves it).
+  let point = new DOMPoint(x, y);
+  for (let node = element.parentNode; node && node !== svg; node = node.parentNode) {
+    const moved = node.transform?.baseVal.consolidate();
+    if (moved) point = point.matrixTransform(moved.matrix);
+  }
+  return point;
+}
+
 function mark(svg, layer, name, cls) {
   const cell = cellOf(name);
   if (!cell || !cell.getBBox) return;
   const box = cell.getBBox();
   const r = Math.max(3, Math.min(box.width, box.height) * (cls === "hint" ? 0.22 : 0.46));
+  const at = inBoard(svg, cell, box.x + box.width / 2, box.y + box.height / 2);
   const circle = document.createElementNS(SVG, "circle");
-  circle.setAttribute("cx", box.x + box.width / 2);
-  circle.setAttribute("cy", box.y + box.height / 2);
+  circle.setAttribute("cx", at.x);
+  circle.setAttribute("cy", at.y);
   circle.setAttribute("r", r);
   circle.setAttribute("class", cls);
   layer.appendChild(circle);
