@@ -24,6 +24,11 @@ WIN_EXTRA_PLIES = 2
 SEARCH_SHARE = 0.7
 """The share of a move's time after which the tree search stops (with a lookahead; the
 rest is for checking its choice)."""
+RESUME_SHARE = 0.93
+"""The share of a move's time the tree search may go on to once its favourite was
+checked safe (the rest: checking a new favourite, and the answer's own work)."""
+MIN_RESUME = 0.05
+"""The least share of a move's time worth searching on for."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +97,7 @@ def choose_move(
     if trees is not None and result.root is not None:
         trees.keep(result.root)
     move, reason = result.move, result.reason
+    iterations = search_watch.iterations
     if budget.lookahead and reason == "search":
         if tactics is None or tactics.exhausted:
             tactics = Tactics(policy, budget.tactics_nodes, random.Random(seed))
@@ -99,12 +105,17 @@ def choose_move(
         move = safe_move(state, result, policy, tactics, budget.lookahead)
         if move != result.move:
             reason = "avoids a loss"
+        else:
+            result, move, more = _search_on(
+                state, result, (policy, tactics), (stopwatch, time_source), rng
+            )
+            iterations += more
     stats = next((s for s in result.moves if s.move == move), None)
     return Decision(
         move,
         state.format_move(move),
         reason,
-        search_watch.iterations,
+        iterations,
         stopwatch.elapsed(),
         stats.value if stats is not None else None,
         result,
@@ -128,6 +139,34 @@ def safe_move(
         if tactics.exhausted:
             break
     return result.move
+
+
+def _search_on(
+    state: State,
+    result: SearchResult,
+    players: tuple[Policy, Tactics],
+    clock: tuple[Stopwatch, TimeSource],
+    rng: random.Random,
+) -> tuple[SearchResult, Move, int]:
+    """Search on in the same tree with the time the check of a safe favourite left (the
+    check is usually quick): a new favourite replaces it only once it is checked safe
+    too. Returns the statistics, the move and the iterations added."""
+    policy, tactics = players
+    stopwatch, time_source = clock
+    seconds = stopwatch.budget.seconds
+    if seconds is None or result.root is None:
+        return result, result.move, 0
+    left = seconds * RESUME_SHARE - stopwatch.elapsed()
+    if left < seconds * MIN_RESUME:
+        return result, result.move, 0
+    watch = Stopwatch(stopwatch.budget.with_seconds(left), time_source)
+    again = search(state, policy, watch, rng, result.root)
+    if again.reason != "search" or again.move == result.move:
+        return again, again.move, watch.iterations
+    plies = stopwatch.budget.lookahead
+    if tactics.forced_win(state.play(again.move), 1 - state.to_move, plies):
+        return result, result.move, watch.iterations  # the new favourite loses: keep the old
+    return again, again.move, watch.iterations
 
 
 def _deadline(stopwatch: Stopwatch, share: float) -> Callable[[], bool]:

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.ai import Budget, choose_move, choose_turn, policy_for
+from bot.ai import Budget, choose_move, choose_turn, player, policy_for
 from rules import GameState, list_games
 from tests.ai.conftest import FakeTime, random_position
 
@@ -112,3 +112,19 @@ def test_a_diffusion_turn_shares_one_budget() -> None:
     assert len(decisions) == moves_left
     assert clock.now <= 1.0
     assert all(d.seconds <= 1.0 / 5 * 1.5 for d in decisions[:1])
+
+
+@pytest.mark.parametrize("game", ["groups", "hexade", "stones"])
+def test_a_safe_favourite_is_searched_on_with_the_time_left(
+    game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once its favourite is checked safe, `hard` searches on in the same tree instead of
+    answering with most of its time unused, and still answers within the budget."""
+    state = random_position(game, 8, seed=2)
+    budget = Budget(seconds=1.0, lookahead=3)
+    on = choose_move(state, budget, seed=1, time_source=FakeTime(0.0005))
+    monkeypatch.setattr(player, "RESUME_SHARE", 0.0)
+    stopped = choose_move(state, budget, seed=1, time_source=FakeTime(0.0005))
+    assert on.reason == stopped.reason == "search"
+    assert stopped.seconds < player.SEARCH_SHARE <= on.seconds <= 1.0
+    assert on.iterations > stopped.iterations
