@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from concurrent.futures import Executor, Future
+import os
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import Any
 
 from bot.services.computer.runner import (
+    WORKER_NICENESS,
     MoveReport,
     TurnRequest,
     TurnRunner,
     merge_reports,
+    start_worker,
     usable_cores,
 )
 from rules import get_game
@@ -63,3 +66,13 @@ async def test_a_hard_diffusion_turn_is_searched_move_by_move() -> None:
 def test_usable_cores() -> None:
     """At least one core is usable."""
     assert usable_cores() >= 1
+
+
+def test_workers_yield_the_cpu_to_the_bot() -> None:
+    """A worker runs at a lower scheduling priority than the bot that started it, so the
+    bot's answers to players go first on a busy core."""
+    with ProcessPoolExecutor(
+        max_workers=1, initializer=start_worker, initargs=(os.getpid(),)
+    ) as workers:
+        niceness = workers.submit(os.nice, 0).result(timeout=60)
+    assert niceness == min(19, os.nice(0) + WORKER_NICENESS)  # 19: the lowest priority

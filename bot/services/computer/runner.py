@@ -140,14 +140,21 @@ def estimate(request: TurnRequest) -> float:
     return 0.5 if decision.value is None else decision.value
 
 
+WORKER_NICENESS = 5
+"""How much lower than the bot the workers' scheduling priority is: on a busy core the
+bot's answers to players go first, and a search takes the time left."""
+
+
 def start_worker(parent_pid: int) -> None:
-    """A worker's initializer: ignore Ctrl-C, and end with the bot (`die_with_parent`).
+    """A worker's initializer: ignore Ctrl-C, yield the CPU to the bot, and end with the
+    bot (`die_with_parent`).
 
     A terminal's Ctrl-C interrupts every process of its group, workers included; the bot
     or the console decides when its workers stop, so a worker must not die of it (and
     print a `KeyboardInterrupt` traceback) first.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    os.nice(WORKER_NICENESS)
     die_with_parent(parent_pid)
 
 
