@@ -12,6 +12,11 @@ Sets up `--games` games through /play and Accept, then measures two phases:
 A move the bot answers by deferring first ("thinking…", when it is late) counts when its
 follow-up arrives; a move not answered at all is an error.
 
+With `--computer N`, N more players each play a game against the computer (at
+`--computer-level`, `hard` by default) through both phases, answering each of its moves
+at once, so that the latencies above are measured while the computer thinks: run it
+with and without to see what the computer costs the other players.
+
 The bot runs in its own process pinned to one CPU (`--cpu`), so it uses at most one
 core; the fake Discord and the driver run in this process, on the other CPUs when there
 are any. Each phase reports the bot process's CPU time per second of wall time. The
@@ -28,6 +33,7 @@ import json
 import logging
 import os
 import random
+import re
 import statistics
 import sys
 import tempfile
@@ -40,6 +46,7 @@ from typing import Any
 from bot.bench.bot_processes import BotProcess, BotTarget, in_database
 from bot.services.records.audit import GameAudit, audit_games
 from bot.storage.opening import is_postgres_url, open_repository, parse_location
+from bot.storage.repository import Repository
 from rules import get_game, list_games
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -70,6 +77,18 @@ class Slot:
     moves: list[tuple[int, str]] = field(default_factory=list)
     """(seat, notation) of the moves to send, in order."""
     busy: bool = False
+
+
+@dataclass
+class ComputerGame:
+    """A game against the computer, kept going through the phases by its player."""
+
+    player: Any
+    thread: Any = None
+    game_id: int = 0
+    answers: int = 0
+    """The player's moves answered (each followed by the computer's search)."""
+    errors: int = 0
 
 
 @dataclass
@@ -151,6 +170,49 @@ class Driver:
             channel, lambda t: t.name.endswith(f"· {first.global_name} vs {second.global_name}"),
             timeout=60,
         )  # fmt: skip
+
+    async def setup_computer(self, channel: Any, game: ComputerGame, name: str, level: str) -> None:
+        """/play against the computer; remember the game's thread and number."""
+        options = {"game": name, "opponent": self.fake.bot_user, "level": level}
+        options["colour"] = get_game(name).colours[0].lower()
+        play = await self.fake.slash(game.player, channel, "play", options)
+        await play.response(timeout=60)
+        game.thread = await self.fake.wait_for_thread(
+            channel, lambda t: f"· {game.player.global_name} vs " in t.name, timeout=60
+        )
+        found = re.search(r"#(\d+)", game.thread.name)
+        assert found is not None, game.thread.name
+        game.game_id = int(found[1])
+
+    async def keep_answering(
+        self, game: ComputerGame, repository: Repository, stop: asyncio.Event, rng: random.Random
+    ) -> None:
+        """Answer each of the computer's moves at once with a random legal move, until
+        `stop` (or the game's end)."""
+        while not stop.is_set():
+            record = await repository.get_game(game.game_id)
+            if record is None or not record.is_active:
+                return
+            if record.to_move != record.seat_of(game.player.id):
+                await asyncio.sleep(0.05)  # the computer thinks
+                continue
+            rules = get_game(record.game)
+            state = rules.initial_state(rules.validate_options(record.options))
+            for move in await repository.list_moves(record.id):
+                state = state.play_text(move.notation)
+            notation = rng.choice(list(state.legal_notations()))
+            try:
+                inter = await self.fake.slash(
+                    game.player, game.thread, "move", {"notation": notation}
+                )
+                response = await inter.response(timeout=30)
+                if response.type == 5:
+                    await inter.followups(1, timeout=30)
+                self.answered.pop(id(inter), None)
+                game.answers += 1
+            except Exception:
+                game.errors += 1
+                await asyncio.sleep(0.5)
 
     async def send(self, slot: Slot, phase: Phase) -> None:
         """Send the slot's next move and record how long the answer took."""
@@ -235,10 +297,12 @@ async def measure(
     database: Path | str,
     cpus: list[int | None],
     synchronous: str = "FULL",
+    computer: tuple[int, str, str] = (0, "groups", "hard"),
 ) -> dict[str, Any]:
     """Run both phases with one bot process per entry of `cpus` (the CPU it is pinned to,
     or None); with several, each runs one shard and has a server of its own. At the end
-    every game is checked against its move log. Return the report."""
+    every game is checked against its move log. `computer`: how many games against the
+    computer run through the phases, their game and level. Return the report."""
     fake_module = _fake_module()
     rng = random.Random(seed)
     prepared = time.perf_counter()
@@ -266,6 +330,11 @@ async def measure(
                 guild.add_member(user)
             name = names[i % len(names)]
             slots.append(Slot(name, pair, moves=random_moves(name, plies, rng)))
+        computer_games = []
+        for i in range(computer[0]):
+            player = fake.add_user(f"c{i}", global_name=f"C{i}")
+            channels[i % len(channels)].guild.add_member(player)
+            computer_games.append(ComputerGame(player))
         sharded: list[dict[str, Any]] = [
             {"shard_count": processes, "shard_ids": (n,)} if processes > 1 else {}
             for n in range(processes)
@@ -288,11 +357,24 @@ async def measure(
                     await driver.setup(channels[index // GAMES_PER_CHANNEL], slot)
 
             await asyncio.gather(*(set_up(i, slot) for i, slot in enumerate(slots)))
+            for i, versus in enumerate(computer_games):
+                await driver.setup_computer(channels[i % len(channels)], versus, *computer[1:])
             setup_seconds = time.perf_counter() - setup_started
-            paced = Phase("paced", seconds)
-            await _timed(paced, bots, lambda: driver.paced(paced, rate))
-            saturated = Phase("saturated", seconds)
-            await _timed(saturated, bots, lambda: driver.saturated(saturated, concurrency))
+            reader = await open_repository(parse_location(str(database)))
+            stop = asyncio.Event()
+            answering = [
+                asyncio.create_task(driver.keep_answering(versus, reader, stop, rng))
+                for versus in computer_games
+            ]
+            try:
+                paced = Phase("paced", seconds)
+                await _timed(paced, bots, lambda: driver.paced(paced, rate))
+                saturated = Phase("saturated", seconds)
+                await _timed(saturated, bots, lambda: driver.saturated(saturated, concurrency))
+            finally:
+                stop.set()
+                await asyncio.gather(*answering)
+                await reader.close()
         finally:
             await asyncio.gather(*(bot.stop() for bot in bots))
     audit = await _audit(database)
@@ -310,6 +392,10 @@ async def measure(
         "driver_cpus": sorted(os.sched_getaffinity(0)),
         "loadavg": os.getloadavg(),
         "phases": [paced.report(), saturated.report()],
+        "computer_games": computer[0],
+        "computer_level": computer[2] if computer[0] else None,
+        "computer_answers": sum(versus.answers for versus in computer_games),
+        "computer_errors": sum(versus.errors for versus in computer_games),
         "games_checked": audit.checked,
         "games_disagreeing": len(audit.problems),
         "disagreements": {str(k): v for k, v in list(audit.problems.items())[:5]},
@@ -358,6 +444,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "--synchronous", default="FULL", choices=("FULL", "NORMAL"), help="SQLite durability"
+    )
+    parser.add_argument(
+        "--computer",
+        type=int,
+        default=0,
+        help="games against the computer played through the phases (its searches in the mix)",
+    )
+    parser.add_argument(
+        "--computer-game", default="groups", help="the game played against the computer"
+    )
+    parser.add_argument(
+        "--computer-level", default="hard", help="the computer's level in those games"
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -408,6 +506,7 @@ def run(args: argparse.Namespace) -> int:
                     database=database,
                     cpus=cpus,
                     synchronous=args.synchronous,
+                    computer=(args.computer, args.computer_game, args.computer_level),
                 ),
             )
         )
@@ -432,6 +531,12 @@ def _print(report: dict[str, Any], names: list[str]) -> None:
             f"p99 {phase['p99_ms']:6.1f} ms  max {phase['max_ms']:6.1f} ms  "
             f"({phase['moves']} moves, {phase['deferred']} deferred, {phase['errors']} errors, "
             f"bots' CPU/wall {phase['cpu_per_wall']})"
+        )
+    if report["computer_games"]:
+        print(
+            f"  meanwhile {report['computer_games']} games against the computer "
+            f"({report['computer_level']}): {report['computer_answers']} of its moves answered, "
+            f"{report['computer_errors']} errors"
         )
     print(
         f"  checked {report['games_checked']} games against their moves: "

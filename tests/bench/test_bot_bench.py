@@ -21,7 +21,8 @@ def test_random_moves_are_legal_and_stop_before_the_end() -> None:
 
 
 async def test_a_tiny_benchmark(tmp_path: Path) -> None:
-    """Three games, short phases: moves are answered and reported with their latency."""
+    """Three games, short phases: moves are answered and reported with their latency,
+    while a player answers the computer in a game of their own."""
     report = await measure(
         games=3,
         seconds=0.6,
@@ -32,6 +33,7 @@ async def test_a_tiny_benchmark(tmp_path: Path) -> None:
         seed=1,
         database=tmp_path / "bench.sqlite3",
         cpus=[None],  # unpinned: a busy test machine must not starve the bot of its 3 seconds
+        computer=(1, "groups", "easy"),
     )
     paced, saturated = report["phases"]
     assert paced["phase"] == "paced" and saturated["phase"] == "saturated"
@@ -39,7 +41,8 @@ async def test_a_tiny_benchmark(tmp_path: Path) -> None:
         assert phase["moves"] > 0 and phase["errors"] == 0
         assert 0 < phase["p50_ms"] <= phase["p99_ms"] <= phase["max_ms"]
     assert report["games"] == 3
-    assert (report["games_checked"], report["games_disagreeing"]) == (3, 0)
+    assert report["computer_answers"] >= 1 and report["computer_errors"] == 0
+    assert (report["games_checked"], report["games_disagreeing"]) == (4, 0)
 
 
 async def test_a_tiny_benchmark_with_two_processes(postgres_backend: Backend) -> None:
