@@ -1,5 +1,6 @@
-"""`tabula bench ai GAME`: matches between computer levels and other players, and
-(`--speed`) the search's iterations per second.
+"""`tabula bench ai GAME`: matches between computer levels and other players,
+(`--speed`) the search's iterations per second, and (`--scaling`) how a move's search
+grows with the workers.
 
 Each match alternates seats game by game; games run in parallel worker processes.
 Win rates and scores (a draw counts half) come with 95 % Wilson intervals; answer
@@ -21,6 +22,7 @@ from typing import Any
 
 from bot.ai import DEFAULT_SECONDS
 from bot.bench.ai_match import PLAYERS, GameRecord, GameSpec, play_game, wilson
+from bot.bench.ai_scaling import describe_scaling, measure_scaling
 from bot.bench.ai_speed import describe_speed, measure_speed
 from bot.cli.options import add_option_argument, parse_options
 from rules import get_game
@@ -93,7 +95,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="measure search iterations per CPU second instead (--budget seconds a position)",
     )
     parser.add_argument(
-        "--workers", type=int, default=min(2, os.cpu_count() or 1), help="parallel games"
+        "--scaling",
+        action="store_true",
+        help="measure how a hard move's search grows with 1 to --workers processes searching "
+        "it at once (--budget seconds a position)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=min(2, os.cpu_count() or 1),
+        help="parallel games (with --scaling: the most workers)",
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print one JSON line per match")
@@ -108,6 +119,10 @@ def run(args: argparse.Namespace) -> int:
     game.validate_options(options)
     if args.speed:
         print(describe_speed(game.name, measure_speed(game.name, options, args.budget)))
+        return 0
+    if args.scaling:
+        figures = measure_scaling(game.name, options, args.budget, max(1, args.workers))
+        print(describe_scaling(game.name, figures))
         return 0
     matches: list[Match] = args.match or [MATCHES[name] for name in DEFAULT_MATCHES]
     specs = {

@@ -8,6 +8,8 @@ import pytest
 
 from bot.bench.ai_bench import MATCHES, Match, parse_match, summarise
 from bot.bench.ai_match import GameRecord, GameSpec, play_game, wilson
+from bot.bench.ai_scaling import describe_scaling, measure_scaling
+from bot.bench.ai_speed import SPEED_PLIES
 from bot.cli import main
 
 
@@ -77,3 +79,17 @@ def test_command_line_match(capsys: pytest.CaptureFixture[str]) -> None:
     assert report["match"] == "easy-random" and report["games"] == 2
     assert report["wins"] + report["draws"] + report["losses"] == 2
     assert status == (0 if report["target_met"] else 1)
+
+
+def test_scaling_searches_each_position_with_each_worker_count() -> None:
+    """`--scaling` searches every speed position with 1 and 2 workers; a position the
+    search plays at once (a forced win) counts no iterations, the others count each
+    worker's."""
+    figures = measure_scaling("groups", {}, 0.1, 2)
+    assert [(f.workers, f.plies) for f in figures] == [
+        (workers, plies) for workers in (1, 2) for plies in SPEED_PLIES
+    ]
+    searched = [f for f in figures if f.visits]
+    assert searched and all(f.seconds > 0 for f in searched)
+    text = describe_scaling("groups", figures)
+    assert "1 worker(s):" in text and "2 worker(s):" in text
