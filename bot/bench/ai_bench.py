@@ -1,6 +1,6 @@
 """`tabula bench ai GAME`: matches between computer levels and other players,
-(`--speed`) the search's iterations per second, and (`--scaling`) how a move's search
-grows with the workers.
+(`--speed`) the search's iterations per second, (`--scaling`) how a move's search grows
+with the workers, and (`--tactics`) the tactics suite solved on a clock.
 
 Each match alternates seats game by game; games run in parallel worker processes.
 Win rates and scores (a draw counts half) come with 95 % Wilson intervals; answer
@@ -24,6 +24,7 @@ from bot.ai import DEFAULT_SECONDS
 from bot.bench.ai_match import PLAYERS, GameRecord, GameSpec, play_game, wilson
 from bot.bench.ai_scaling import describe_scaling, measure_scaling
 from bot.bench.ai_speed import describe_speed, measure_speed
+from bot.bench.tactics_suite import describe_tactics, run_tactics
 from bot.cli.options import add_option_argument, parse_options
 from rules import get_game
 
@@ -95,6 +96,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="measure search iterations per CPU second instead (--budget seconds a position)",
     )
     parser.add_argument(
+        "--tactics",
+        action="store_true",
+        help="have hard solve the game's tactics suite on a clock (--budget seconds a move)",
+    )
+    parser.add_argument(
         "--scaling",
         action="store_true",
         help="measure how a hard move's search grows with 1 to --workers processes searching "
@@ -120,9 +126,13 @@ def run(args: argparse.Namespace) -> int:
     if args.speed:
         print(describe_speed(game.name, measure_speed(game.name, options, args.budget)))
         return 0
+    if args.tactics:
+        solved = run_tactics(game.name, args.budget)
+        print(describe_tactics(game.name, args.budget, solved))
+        return 0 if all(figure.solved for figure in solved) else 1
     if args.scaling:
-        figures = measure_scaling(game.name, options, args.budget, max(1, args.workers))
-        print(describe_scaling(game.name, figures))
+        scaling = measure_scaling(game.name, options, args.budget, max(1, args.workers))
+        print(describe_scaling(game.name, scaling))
         return 0
     matches: list[Match] = args.match or [MATCHES[name] for name in DEFAULT_MATCHES]
     specs = {
