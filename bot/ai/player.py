@@ -164,8 +164,9 @@ def _search_on(
     if again.reason != "search" or again.move == result.move:
         return again, again.move, watch.iterations
     plies = stopwatch.budget.lookahead
-    if tactics.forced_win(state.play(again.move), 1 - state.to_move, plies):
-        return result, result.move, watch.iterations  # the new favourite loses: keep the old
+    if tactics.forced_win(state.play(again.move), 1 - state.to_move, plies) is not False:
+        # The new favourite loses, or there was no time to tell: keep the checked one.
+        return result, result.move, watch.iterations
     return again, again.move, watch.iterations
 
 
