@@ -433,17 +433,7 @@ class LeagueService:
             async with self._locked(view.id) as view:
                 if view.record.status is LeagueStatus.CANCELLED:
                     raise InvalidStateError(f"{view.record.name} was cancelled already.")
-                now = self._clock.now()
-                record = view.record.evolve(
-                    status=LeagueStatus.CANCELLED, ends_at=None, updated_at=now
-                )
-                if view.season is not None and view.season.status is SeasonStatus.RUNNING:
-                    season = replace(view.season, status=SeasonStatus.CANCELLED, finished_at=now)
-                    await self._repository.finish_season(record, season, ())
-                else:
-                    await self._repository.update_league(record)
-                row = self._row(Kind.LEAGUE_CANCELLED, record, {"by": member.player.name})
-                await self._outbox.add([row])
+                await self._store_cancelled(view, member.player.name)
             await self._outbox.committed()
             log.info("league %s cancelled by %s", view.id, member.player.id)
             await self._abort_all(await self.view(view.id), f"{view.record.name} was cancelled")
@@ -457,20 +447,23 @@ class LeagueService:
             async with self._locked(league_id) as view:
                 if view.record.status is LeagueStatus.CANCELLED:
                     return None
-                now = self._clock.now()
-                record = view.record.evolve(
-                    status=LeagueStatus.CANCELLED, ends_at=None, updated_at=now
-                )
-                if view.season is not None and view.season.status is SeasonStatus.RUNNING:
-                    season = replace(view.season, status=SeasonStatus.CANCELLED, finished_at=now)
-                    await self._repository.finish_season(record, season, ())
-                else:
-                    await self._repository.update_league(record)
-                await self._outbox.add([self._row(Kind.LEAGUE_CANCELLED, record, {"by": reason})])
+                await self._store_cancelled(view, reason)
             await self._outbox.committed()
             log.info("league %s cancelled: %s", league_id, reason)
             await self._abort_all(await self.view(league_id), reason)
         return await self.view(league_id)
+
+    async def _store_cancelled(self, view: LeagueView, by: str) -> None:
+        """Store the league cancelled (its running season stopped) with its announcement
+        saying `by` whom or why; inside the caller's locked transaction."""
+        now = self._clock.now()
+        record = view.record.evolve(status=LeagueStatus.CANCELLED, ends_at=None, updated_at=now)
+        if view.season is not None and view.season.status is SeasonStatus.RUNNING:
+            season = replace(view.season, status=SeasonStatus.CANCELLED, finished_at=now)
+            await self._repository.finish_season(record, season, ())
+        else:
+            await self._repository.update_league(record)
+        await self._outbox.add([self._row(Kind.LEAGUE_CANCELLED, record, {"by": by})])
 
     async def _abort_all(self, view: LeagueView, reason: str) -> list[GameView]:
         """Abort the season's games in progress."""
