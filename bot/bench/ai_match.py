@@ -10,6 +10,7 @@ from typing import Any
 
 from bot import ai
 from bot.ai import Level, budget_for, choose_turn, policy_for
+from bot.ai.trees import TreeKeeper
 from bot.bench import old_hard
 from rules import GameState, get_game
 
@@ -55,6 +56,9 @@ def play_game(spec: GameSpec) -> GameRecord:
     state: GameState[Any] = get_game(spec.game).new_game(**spec.options)
     rng = random.Random(spec.seed)
     record = GameRecord(spec, None, "", 0)
+    # Each `hard` seat keeps its own trees between its answers, as a worker of the bot
+    # does (the other levels search afresh, as in the bot).
+    trees = {seat: TreeKeeper() for seat, player in enumerate(spec.seats) if player == Level.HARD}
     for seat, player in enumerate(spec.seats):
         if player != RANDOM:
             record.turn_seconds[seat] = []
@@ -74,7 +78,8 @@ def play_game(spec: GameSpec) -> GameRecord:
             old_budget = old_hard.budget_for(old_hard.Level.HARD, spec.seconds)
             decisions: list[Any] = old_hard.choose_turn(state, old_budget, seed=seed)
         else:
-            decisions = choose_turn(state, budget_for(Level(player), spec.seconds), seed=seed)
+            budget = budget_for(Level(player), spec.seconds)
+            decisions = choose_turn(state, budget, seed=seed, trees=trees.get(seat))
         record.turn_seconds[seat].append(time.perf_counter() - started)
         for decision in decisions:
             record.move_seconds[seat].append(decision.seconds)

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
 
+from bot.ai import Level, budget_for
+from bot.ai.budget import Budget
+from bot.ai.trees import TreeKeeper
+from bot.bench import ai_match
 from bot.bench.ai_bench import MATCHES, Match, parse_match, summarise
 from bot.bench.ai_match import GameRecord, GameSpec, play_game, wilson
 from bot.bench.ai_scaling import describe_scaling, measure_scaling
@@ -57,6 +62,28 @@ def test_a_game_is_played_to_its_end() -> None:
     assert record.reason and record.plies > 0
     assert len(record.turn_seconds[0]) == (record.plies + 1) // 2
     assert 1 not in record.turn_seconds
+
+
+def test_a_hard_seat_searches_on_from_its_kept_trees(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As in the bot's workers, each `hard` seat of a match keeps its own trees and finds
+    the positions reached in them; other levels keep none."""
+    keepers: list[TreeKeeper] = []
+
+    class Recording(TreeKeeper):
+        def __init__(self) -> None:
+            super().__init__()
+            keepers.append(self)
+
+    def by_iterations(level: Level, seconds: float) -> Budget:
+        # An iteration count instead of a time allowance: the same trees on any machine.
+        return dataclasses.replace(budget_for(level, seconds), iterations=1000, seconds=None)
+
+    monkeypatch.setattr(ai_match, "TreeKeeper", Recording)
+    monkeypatch.setattr(ai_match, "budget_for", by_iterations)
+    record = play_game(GameSpec("hexade", {}, ("hard", "random"), 1, 2))
+    assert record.reason
+    assert len(keepers) == 1
+    assert keepers[0].found > 0
 
 
 def test_command_line_match(capsys: pytest.CaptureFixture[str]) -> None:
