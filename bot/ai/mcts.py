@@ -9,6 +9,12 @@ move when one of its moves wins (reaches a position proven won for that player),
 lost when every move loses (only when the policy's candidates are complete). Proven
 positions are not searched again; moves proven lost are not chosen while another is
 left, and do not use up the progressive widening.
+
+With a policy's `minimax_weight` above 0, the search also keeps implicit minimax
+backups: each new node is judged at once by the policy's `evaluate()`, each node holds
+the minimax value of those judgements over its subtree, and selection mixes it with the
+playouts' mean, so that a refutation a few plies down counts before playouts average
+it away.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ class Node:
 
     __slots__ = (
         "children",
+        "heuristic",
         "lost",
         "move",
         "mover",
@@ -62,6 +69,9 @@ class Node:
         self.visits = 0
         self.reward = 0.0
         """The sum of the rewards of `mover` over all visits."""
+        self.heuristic = 0.5
+        """The minimax value for `mover` of the policy's judgements in the subtree (set
+        only when the policy's `minimax_weight` is above 0)."""
 
     def mean(self) -> float:
         """The mean reward of `mover`."""
@@ -180,6 +190,7 @@ def _decided(root: Node, threshold: float) -> bool:
 
 def _iterate(root: Node, policy: Policy, rng: random.Random, exploration: float) -> None:
     """One iteration: select a path, expand one node, play out, back up the reward."""
+    weight = policy.minimax_weight
     node = root
     path = [root]
     expanded = False
@@ -195,7 +206,7 @@ def _iterate(root: Node, policy: Policy, rng: random.Random, exploration: float)
             break
         if not node.children:
             break
-        node = _select(node, exploration)
+        node = _select(node, exploration, weight)
         path.append(node)
     if node.proven != UNKNOWN:
         value = 1.0 - node.proven
@@ -205,6 +216,9 @@ def _iterate(root: Node, policy: Policy, rng: random.Random, exploration: float)
         value = outcome_value(node.outcome)
     else:
         value = policy.playout(node.state, rng)
+    if weight and expanded:
+        _judge(node, policy)
+        _back_up_minimax(path)
     for visited in path:
         visited.visits += 1
         visited.reward += value if visited.mover == 0 else 1.0 - value
@@ -225,9 +239,36 @@ def _prove(path: list[Node], complete: bool) -> None:
         return
 
 
-def _select(node: Node, exploration: float) -> Node:
-    """The child with the highest upper confidence bound (UCT), not proven lost while
-    another is left."""
+def _judge(node: Node, policy: Policy) -> None:
+    """Set a new node's heuristic value: its proven result, or the policy's judgement."""
+    if node.proven != UNKNOWN:
+        value = 1.0 - node.proven
+    elif node.outcome is not None:
+        value = outcome_value(node.outcome)
+    else:
+        value = policy.evaluate(node.state)
+    node.heuristic = value if node.mover == 0 else 1.0 - value
+
+
+def _back_up_minimax(path: list[Node]) -> None:
+    """Pass a new node's heuristic value up `path` while it changes the minimax values."""
+    for depth in range(len(path) - 2, -1, -1):
+        parent = path[depth]
+        seat = parent.state.to_move
+        if parent.proven != UNKNOWN:
+            value = 1.0 if parent.proven == parent.mover else 0.0
+        else:
+            # A child's value is its mover's, and its mover is the seat to move here.
+            best = max(child.heuristic for child in parent.children)
+            value = best if parent.mover == seat else 1.0 - best
+        if value == parent.heuristic:
+            return
+        parent.heuristic = value
+
+
+def _select(node: Node, exploration: float, weight: float = 0.0) -> Node:
+    """The child with the highest upper confidence bound (UCT, its mean mixed with its
+    minimax value by `weight`), not proven lost while another is left."""
     log_visits = math.log(node.visits) if node.visits else 0.0
     best = node.children[0]
     best_score = -math.inf
@@ -238,7 +279,10 @@ def _select(node: Node, exploration: float) -> Node:
         visits = child.visits
         if not visits:
             return child
-        score = child.reward / visits + exploration * math.sqrt(log_visits / visits)
+        mean = child.reward / visits
+        if weight:
+            mean += weight * (child.heuristic - mean)
+        score = mean + exploration * math.sqrt(log_visits / visits)
         if score > best_score:
             best, best_score = child, score
     return best

@@ -35,6 +35,9 @@ class Policy:
     """Progressive widening (k, alpha): a node visited n times has at most
     ceil(k · (n + 1)^alpha) children, taken from `candidates()` in order. None expands
     every candidate before searching deeper."""
+    minimax_weight = 0.0
+    """How much the search's selection trusts the minimax value of `evaluate()` over
+    the subtree against the playouts' mean (0: not at all, no judging of new nodes)."""
     complete = True
     """True when `candidates()` lists every legal move (or a single winning one): then
     a position all of whose candidates lose is proven lost. False for a sample."""

@@ -138,6 +138,7 @@ class GroupsPolicy(Policy):
 
     playout_depth = 10
     widening = (2.0, 0.5)
+    minimax_weight = 0.3
 
     def candidates(self, state: State, rng: random.Random) -> list[Move]:
         assert isinstance(state, GroupsState)
