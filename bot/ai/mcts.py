@@ -208,16 +208,13 @@ def _iterate(root: Node, policy: Policy, rng: random.Random, exploration: float)
             break
         node = _select(node, exploration, weight)
         path.append(node)
-    if node.proven != UNKNOWN:
-        value = 1.0 - node.proven
-        if expanded:
-            _prove(path, policy.complete)
-    elif node.outcome is not None:
-        value = outcome_value(node.outcome)
-    else:
-        value = policy.playout(node.state, rng)
+    known = _known_value(node)
+    if node.proven != UNKNOWN and expanded:
+        _prove(path, policy.complete)
+    value = known if known is not None else policy.playout(node.state, rng)
     if weight and expanded:
-        _judge(node, policy)
+        judged = known if known is not None else policy.evaluate(node.state)
+        node.heuristic = judged if node.mover == 0 else 1.0 - judged
         _back_up_minimax(path)
     for visited in path:
         visited.visits += 1
@@ -239,15 +236,13 @@ def _prove(path: list[Node], complete: bool) -> None:
         return
 
 
-def _judge(node: Node, policy: Policy) -> None:
-    """Set a new node's heuristic value: its proven result, or the policy's judgement."""
+def _known_value(node: Node) -> float | None:
+    """Seat 0's reward at a node whose result is proven or whose game is over, else None."""
     if node.proven != UNKNOWN:
-        value = 1.0 - node.proven
-    elif node.outcome is not None:
-        value = outcome_value(node.outcome)
-    else:
-        value = policy.evaluate(node.state)
-    node.heuristic = value if node.mover == 0 else 1.0 - value
+        return 1.0 - node.proven
+    if node.outcome is not None:
+        return outcome_value(node.outcome)
+    return None
 
 
 def _back_up_minimax(path: list[Node]) -> None:

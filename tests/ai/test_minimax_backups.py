@@ -10,9 +10,12 @@ import pytest
 from bot.ai import Budget, Policy, Stopwatch, policy_for
 from bot.ai.mcts import UNKNOWN, Node, _select, search
 from bot.ai.policy import outcome_value
+from rules import list_games
 from tests.ai.conftest import random_position
 
-GAMES_WITH_BACKUPS = [name for name in ("groups",) if policy_for(name).minimax_weight > 0]
+GAMES_WITH_BACKUPS = [
+    game.name for game in list_games() if policy_for(game.name).minimax_weight > 0
+]
 
 
 def _expected(node: Node, policy: Policy) -> float:
