@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from bot.services.clock import ManualClock
+from bot.services.computer import runner
 from bot.services.computer.computer import MAX_COMPUTER_GAMES
 from bot.services.computer.runner import TurnRequest, TurnRunner, compute_turn, estimate
 from bot.services.container import Services
@@ -330,6 +331,21 @@ def test_worker_functions_choose_legal_moves_and_judge_positions() -> None:
         ["a1", "a2", "a3", "a4", "a5", "c6"], ["h8", "h7", "h6", "g8", "g7", "e1"]
     )
     assert estimate(TurnRequest("groups", won.encode(), "easy", 1.0, 5)) == 1.0
+
+
+def test_an_estimate_on_too_few_iterations_is_even(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search starved of time (too few iterations) judges nothing: the estimate is ½,
+    so a busy machine never makes the computer accept a draw on a guess."""
+    from rules.groups import GROUPS
+
+    far_black = ["h8", "h7", "h6", "g8", "g7", "e1"]
+    behind = GROUPS.position(["a1", "a2", "a3", "a4", "a5", "c6"], far_black, to_move=1)
+    request = TurnRequest("groups", behind.encode(), "easy", 1.0, 5)
+    monkeypatch.setattr(runner, "ESTIMATE_ITERATIONS", 40)
+    monkeypatch.setattr(runner, "MIN_ESTIMATE_ITERATIONS", 40)
+    assert estimate(request) < 0.3
+    monkeypatch.setattr(runner, "MIN_ESTIMATE_ITERATIONS", 41)
+    assert estimate(request) == 0.5
 
 
 _WORKER: dict[str, Any] = {}

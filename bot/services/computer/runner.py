@@ -34,6 +34,9 @@ from rules import get_game
 T = TypeVar("T")
 ESTIMATE_ITERATIONS = 300
 """Iterations of the quick search that judges a position (e.g. before accepting a draw)."""
+MIN_ESTIMATE_ITERATIONS = 100
+"""Fewer iterations than this (a machine too busy to search in the time) judge nothing:
+the estimate is then even, so that the computer never accepts a draw on a guess."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +140,9 @@ def estimate(request: TurnRequest) -> float:
     decision = choose_move(state, budget, seed=request.seed)
     if decision.reason == "wins at once":
         return 1.0
-    return 0.5 if decision.value is None else decision.value
+    if decision.value is None or decision.iterations < MIN_ESTIMATE_ITERATIONS:
+        return 0.5
+    return decision.value
 
 
 WORKER_NICENESS = 19
