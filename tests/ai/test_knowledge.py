@@ -97,6 +97,40 @@ def test_diffusion_groups_of_matches_the_engine(seed: int) -> None:
 
 
 @pytest.mark.parametrize("seed", range(6))
+def test_diffusion_group_counter_agrees_with_playing_each_move(seed: int) -> None:
+    """The group counts worked out from labels equal those of the position each move makes."""
+    state = random_position("diffusion", 8 + 25 * seed, seed)
+    assert isinstance(state, DiffusionState)
+    counter = diffusion._GroupCounter(state)
+    moves = list(state.legal_moves())
+    assert moves
+    for move in moves:
+        if move != diffusion.ECHO:
+            assert counter.after(move) == diffusion._net_groups(state, move), move
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_diffusion_scatter_measures_gaps_by_brute_force(seed: int) -> None:
+    """scatter(): groups, plus a quarter per stone missing between the largest group and
+    each other one, the gap measured over every pair of cells."""
+    state = random_position("diffusion", 30 + 30 * seed, seed)
+    assert isinstance(state, DiffusionState)
+    size = diffusion.SIZE
+    for colour in (1, 2):
+        found = diffusion.groups_of(state.board, colour)
+        gaps = sum(
+            min(
+                abs(a % size - b % size) + abs(a // size - b // size) - 1
+                for a in group
+                for b in found[0]
+            )
+            for group in found[1:]
+        )
+        expected = len(found) + diffusion.BRIDGE_WEIGHT * gaps if len(found) > 1 else len(found)
+        assert diffusion.scatter(state.board, colour) == expected
+
+
+@pytest.mark.parametrize("seed", range(6))
 def test_rekushu_complete_plans_are_the_engines_claims(seed: int) -> None:
     """Plans with four corners are exactly the rectangles the engine lets the mover claim."""
     rng = random.Random(seed)

@@ -145,18 +145,31 @@ def scatter(board: bytes, colour: int) -> float:
     groups = groups_of(board, colour)
     if len(groups) <= 1:
         return float(len(groups))
-    main = [(cell % SIZE, cell // SIZE) for cell in groups[0]]
+    distance = _distances_from(groups[0])
     gaps = 0
     for group in groups[1:]:
-        gaps += (
-            min(
-                abs(cell % SIZE - col) + abs(cell // SIZE - row)
-                for cell in group
-                for col, row in main
-            )
-            - 1
-        )
+        gaps += min(distance[cell] for cell in group) - 1
     return len(groups) + BRIDGE_WEIGHT * gaps
+
+
+def _distances_from(cells: list[int]) -> list[int]:
+    """Each cell's taxicab distance to the nearest of `cells` (a breadth-first search
+    that ignores what stands on the board)."""
+    distance = [CELLS] * CELLS
+    for cell in cells:
+        distance[cell] = 0
+    frontier = cells
+    steps = 0
+    while frontier:
+        steps += 1
+        grown = []
+        for here in frontier:
+            for near in NEIGHBOURS[here]:
+                if distance[near] == CELLS:
+                    distance[near] = steps
+                    grown.append(near)
+        frontier = grown
+    return distance
 
 
 def _distances_to(board: bytes, target: int, limit: int) -> dict[int, int]:
@@ -205,6 +218,36 @@ def _net_groups(state: DiffusionState, move: DiffusionMove) -> int:
     return counts[1 - mover] - counts[mover]
 
 
+class _GroupCounter:
+    """The opponent's groups minus one's own after each of many moves of one position:
+    worked out from the position's group labels for a quiet move (no capture, from a
+    stone its group keeps), by playing the move otherwise."""
+
+    def __init__(self, state: DiffusionState) -> None:
+        self.state = state
+        own = state.to_move + 1
+        self.board = state.board
+        self.labels = [-1] * CELLS
+        groups = groups_of(state.board, own)
+        for label, group in enumerate(groups):
+            for cell in group:
+                self.labels[cell] = label
+        self.net = len(groups_of(state.board, 3 - own)) - len(groups)
+
+    def after(self, move: DiffusionMove) -> int:
+        """The opponent's groups minus one's own after `move`, as `_net_groups()`."""
+        board, labels = self.board, self.labels
+        start, end = move.path[0], move.path[-1]
+        if board[end] != EMPTY or not keeps_group(board, start):
+            return _net_groups(self.state, move)
+        # The stone leaves a group that stays whole, or a group of its own, which goes.
+        alone = all(labels[near] != labels[start] for near in NEIGHBOURS[start])
+        joined = {labels[near] for near in NEIGHBOURS[end] if near != start and labels[near] >= 0}
+        # It lands as a new group, or joins (and merges) the groups next to it.
+        change = (1 - len(joined)) - (1 if alone else 0)
+        return self.net - change
+
+
 class DiffusionPolicy(Policy):
     """A few dozen sampled moves per node, checked by their effect on the group counts;
     playouts by short random walks that end next to one's own stones."""
@@ -229,12 +272,12 @@ class DiffusionPolicy(Policy):
         pool, others = self._pool(state, movable, rng)
         pool.sort(key=lambda pair: -pair[0])
         # The best by the cheap score are checked exactly: how the group counts change.
-        checked = [(_net_groups(state, move) + 0.1 * cheap, move) for cheap, move in pool[:CHECKED]]
+        counter = _GroupCounter(state)
+        checked = [(counter.after(move) + 0.1 * cheap, move) for cheap, move in pool[:CHECKED]]
         checked.sort(key=lambda pair: -pair[0])
         ordered: list[Move] = [move for _, move in checked]
         ordered.extend(move for _, move in pool[CHECKED:])
-        rng.shuffle(others)
-        ordered.extend(others[:RANDOM_MOVES])
+        ordered.extend(rng.sample(others, min(RANDOM_MOVES, len(others))))
         if not ordered:
             # Only the king, its guards or stones holding a group together can move.
             for cell in movable:
@@ -265,8 +308,11 @@ class DiffusionPolicy(Policy):
         pool: list[tuple[float, DiffusionMove]] = []
         others: list[DiffusionMove] = []
         captured: set[int] = set()
+        # Each cell's own neighbours, less the moving stone when it is one (= friends()).
+        near_own = [sum(board[near] == own for near in NEIGHBOURS[cell]) for cell in range(CELLS)]
         for cell in free[:STONES_SAMPLED]:
             scored = []
+            around = NEIGHBOURS[cell]
             for move in _moves_of(state, cell):
                 end = move.path[-1]
                 if board[end] != EMPTY:
@@ -274,7 +320,7 @@ class DiffusionPolicy(Policy):
                         captured.add(end)
                         pool.append((0.5, move))
                     continue
-                score = friends(board, end, own, cell) + (3.0 if end in holes else 0.0)
+                score = near_own[end] - (end in around) + (3.0 if end in holes else 0.0)
                 scored.append((score - 0.01 * len(move.path), move))
             scored.sort(key=lambda pair: -pair[0])
             pool.extend(scored[:MOVES_PER_STONE])
