@@ -134,7 +134,19 @@ _GEOMETRY = {n: _Geometry(n) for n in SIZES}
 
 def _indices(bits: int) -> list[int]:
     """The index of every set bit, lowest first."""
-    return [i for i, digit in enumerate(reversed(bin(bits))) if digit == "1"]
+    if bits.bit_count() > SPARSE_BITS:
+        return [i for i, digit in enumerate(reversed(bin(bits))) if digit == "1"]
+    found = []
+    while bits:
+        low = bits & -bits
+        found.append(low.bit_length() - 1)
+        bits ^= low
+    return found
+
+
+SPARSE_BITS = 60
+"""Up to this many set bits, `_indices()` peels them off one by one (quicker than
+reading the binary string, which costs the same however few are set)."""
 
 
 def _seat_at(index: int, black: int, white: int) -> int | None:
@@ -265,6 +277,10 @@ class RekushuState(GameState[RekushuMove]):
             return []
         n = self.size
         return [(p % n, p // n) for p in _indices(self._placement_mask())]
+
+    def placement_bits(self) -> int:
+        """The intersections the player to move may place on, as bits y·N + x."""
+        return 0 if self.result is not None else self._placement_mask()
 
     def claims_after(self, x: int, y: int) -> list[Rectangle]:
         """The rectangles the player to move could claim after placing on (x, y).

@@ -159,6 +159,50 @@ def test_rekushu_setups_find_three_corner_rectangles() -> None:
     assert found == {5 * 8 + 4: Rectangle(1, 1, 4, 5).area}
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_rekushu_setups_match_a_search_of_every_pair_of_stones(seed: int) -> None:
+    """setups() gives each placement the largest clear rectangle it makes three corners
+    of, as found by trying every own stone along its row and column."""
+    state = random_position("rekushu", 16 + 10 * seed, seed)
+    assert isinstance(state, RekushuState)
+    n = state.size
+    board = rekushu._Board(state)
+    own = state.white if state.to_move else state.black
+    occupied = state.black | state.white
+    placements = [y * n + x for x, y in state.legal_placements()]
+    expected: dict[int, int] = {}
+    for p in placements:
+        x, y = p % n, p // n
+        for x2 in range(n):
+            for y2 in range(n):
+                fourth = y2 * n + x2
+                if x2 == x or y2 == y or occupied >> fourth & 1:
+                    continue
+                if own >> (y * n + x2) & 1 and own >> (y2 * n + x) & 1:
+                    rect = Rectangle.spanning((x, y), (x2, y2))
+                    if board.clear(rect, board.corner_bits(rect)):
+                        expected[p] = max(expected.get(p, 0), rect.area)
+    assert rekushu.setups(board, own, placements) == expected
+
+
+def test_rekushu_random_placements_are_legal_and_cover_every_one() -> None:
+    """placement_bits() holds the legal placements; a playout's random pick is one of them,
+    even when the few random tries miss (a single free intersection)."""
+    rng = random.Random(3)
+    for seed in range(4):
+        state = random_position("rekushu", 40 + 30 * seed, seed)
+        assert isinstance(state, RekushuState)
+        n = state.size
+        mask = state.placement_bits()
+        legal = set(state.legal_placements())
+        assert {(p % n, p // n) for p in set_bits(mask)} == legal
+        picks = {rekushu._random_placement(mask, n, rng) for _ in range(3000)}
+        assert picks <= legal
+        assert len(picks) > len(legal) // 2
+    lone = 1 << 77
+    assert {rekushu._random_placement(lone, 20, rng) for _ in range(20)} == {(17, 3)}
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_stones_liberties_and_captures_match_the_engine(seed: int) -> None:
     """liberties_after() and captures() agree with playing the placement, when it is safe."""

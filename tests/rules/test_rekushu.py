@@ -341,6 +341,7 @@ def test_equal_tiles_when_nobody_can_place_is_a_draw() -> None:
     assert over.outcome() == Outcome(None, "Black cannot place a stone; 24 tiles each")
     assert list(over.legal_moves()) == []
     assert over.legal_placements() == []
+    assert over.placement_bits() == 0
     with pytest.raises(IllegalMoveError, match="the game is over"):
         over.parse_move("a1")
     with pytest.raises(IllegalMoveError, match="the game is over"):

@@ -20,6 +20,8 @@ EXISTING_CLAIMS_TRIED = 3
 """Claims of rectangles already on the board offered per node, each with a few placements."""
 SPOILERS_FIRST = 4
 """Cells spoiling the opponent's largest plan that are tried before one's own plans."""
+RANDOM_TRIES = 8
+"""Random intersections a playout tries for a free one before listing them all."""
 ENDGAME_PLACEMENTS = 16
 """With at most this many placements left, every move is checked for an immediate win."""
 
@@ -126,8 +128,13 @@ def setups(board: _Board, own: int, placements: Iterable[int]) -> dict[int, int]
     """Per placement bit: the area of the largest rectangle it would give three corners of."""
     n = board.n
     best: dict[int, int] = {}
+    # A placement needs one's stones along its row and its column to make a corner.
+    own_rows = {q // n for q in set_bits(own)}
+    own_columns = {q % n for q in set_bits(own)}
     for p in placements:
         x, y = p % n, p // n
+        if y not in own_rows or x not in own_columns:
+            continue
         columns, rows = board.neighbours(x, y)
         for x2 in columns:
             if not own >> (y * n + x2) & 1:
@@ -167,8 +174,8 @@ class RekushuPolicy(Policy):
 
     def playout_move(self, state: State, rng: random.Random) -> Move | None:
         assert isinstance(state, RekushuState)
-        placements = state.legal_placements()
-        if not placements:
+        mask, n = state.placement_bits(), state.size
+        if not mask:
             return None
         if rng.random() < CLAIM_RATE:
             existing, completions = state.claim_options()
@@ -181,14 +188,13 @@ class RekushuPolicy(Policy):
             for rect in existing:
                 if rect.area > area:
                     for _ in range(4):
-                        x, y = rng.choice(placements)
+                        x, y = _random_placement(mask, n, rng)
                         if not rect.contains(x, y):
                             best, area = RekushuMove(x, y, rect), rect.area
                             break
             if best is not None:
                 return best
-        x, y = rng.choice(placements)
-        return RekushuMove(x, y)
+        return RekushuMove(*_random_placement(mask, n, rng))
 
     def evaluate(self, state: State) -> float:
         assert isinstance(state, RekushuState)
@@ -209,6 +215,17 @@ class RekushuPolicy(Policy):
         if len(state.legal_placements()) <= ENDGAME_PLACEMENTS:
             return state.legal_moves()
         return ()
+
+
+def _random_placement(mask: int, n: int, rng: random.Random) -> tuple[int, int]:
+    """A uniformly random (x, y) among the set bits of `mask` (not 0): a few random
+    intersections tried first, as most are free until late in the game."""
+    for _ in range(RANDOM_TRIES):
+        p = rng.randrange(n * n)
+        if mask >> p & 1:
+            return p % n, p // n
+    p = rng.choice(set_bits(mask))
+    return p % n, p // n
 
 
 def _spoilers(board: _Board, other: int, legal: set[int]) -> list[int]:
