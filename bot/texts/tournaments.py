@@ -366,12 +366,18 @@ def pairings_message(view: TournamentView, number: int | None = None) -> TableMe
         )
     colours = tuple(get_game(view.record.game).colours)
     table = state.pairings_table(number, view.names, seats=(colours[0], colours[1]))
-    resting = [view.names[p] for p in state.resting(number)]
-    tail = f"Not playing this round: {names_list(resting)}." if resting else ""
+    tail = resting_text(view, number)
     head = f"{heading} · round {number} of {view.record.rounds}"
     if cancelled:
         head += " (the tournament was cancelled)"
     return TableMessage(head, table, tail)
+
+
+def resting_text(view: TournamentView, number: int) -> str:
+    """Who has no game in round `number` (a round robin's rest, a withdrawn player), or ""."""
+    state = view.state
+    resting = [view.names[p] for p in state.resting(number)] if state is not None else []
+    return f"Not playing this round: {names_list(resting)}." if resting else ""
 
 
 def byes_text(view: TournamentView, number: int) -> str:

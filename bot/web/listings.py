@@ -11,7 +11,7 @@ from bot.services.container import Services
 from bot.services.errors import NotFoundError
 from bot.storage.competition import TournamentStatus
 from bot.storage.repository import GameRecord
-from bot.texts.tournaments import rating_line, standings_message, tiebreak_note
+from bot.texts.tournaments import rating_line, resting_text, standings_message, tiebreak_note
 from bot.web.access import PageRefused, game_access, not_found
 from bot.web.auth import Session
 from bot.web.pages import document, table
@@ -93,6 +93,9 @@ class Listings:
                 rows.append([first, second, result, link])
             parts.append(f"<h2>Round {number}</h2>")
             parts.append(table([colours[0], colours[1], "Result", "Game"], rows))
+            resting = resting_text(view, number)
+            if resting:
+                parts.append(f"<p>{escape(resting)}</p>")
         if view.record.status is TournamentStatus.OPEN:
             parts.append("<p>Entries are open.</p>")
         title = f"{view.record.name} ({view.game_title})"

@@ -32,6 +32,12 @@ async def test_a_tournament_page_shows_standings_and_links_its_games(site: Site)
     assert page.status == 200, text
     assert "Spring cup" in text and "Round 1" in text
     assert f'href="/g/{game_id}"' in text
+    # Three players: one of them has no game in round 1, and the page says who.
+    resting = [
+        p for p in (ALICE, BOB, CAROL) if all(p.id not in q.pairing.players for q in view.pairings)
+    ]
+    assert len(resting) == 1
+    assert f"<p>Not playing this round: {resting[0].name}.</p>" in text
     # The standings are a table, one row a player, each name linking to their page.
     head = re.search(r"<thead><tr>(.*?)</tr></thead>", text)
     assert head and re.findall(r">([^<]*)</th>", head[1])[:3] == ["#", "Player", "Pts"]
