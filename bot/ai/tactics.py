@@ -16,8 +16,6 @@ from collections.abc import Callable
 from bot.ai.policy import Move, Policy, State
 
 NO_DEADLINE: Callable[[], bool] = lambda: False  # noqa: E731
-CHECK_EVERY = 16
-"""Positions visited between two looks at the deadline (reading a clock costs time)."""
 
 
 class _OutOfBudget(Exception):
@@ -65,6 +63,8 @@ class Tactics:
         immediate = self.policy.winning_move(state)
         if immediate is not None or plies <= 1:
             return immediate
+        if self._deadline():
+            return None
         try:
             for move in self.policy.attacks(state, plies, self._rng):
                 if self._win(state.play(move), seat, plies - 1):
@@ -77,7 +77,8 @@ class Tactics:
         self.nodes += 1
         if self.nodes > self.node_limit:
             raise _OutOfBudget
-        if self.nodes % CHECK_EVERY == 0 and self._deadline():
+        # Every position: one of Diffusion Chess's costs milliseconds (its move lists).
+        if self._deadline():
             raise _OutOfBudget
 
     def _win(self, state: State, seat: int, plies: int) -> bool:

@@ -6,9 +6,11 @@ import random
 
 from bot.ai import Budget, Policy, Stopwatch, choose_move, find_winning_move, policy_for
 from bot.ai.mcts import search
+from bot.ai.tactics import Tactics
 from rules.groups import GROUPS
 from rules.hexade import HEXADE
 from rules.rekushu import REKUSHU, Rectangle
+from tests.ai.conftest import random_position
 
 FAR_BLACK = ["h8", "h7", "h6", "g8", "g7", "e1"]
 
@@ -143,3 +145,21 @@ def test_hexade_second_white_stone_beside_the_edge_has_candidates() -> None:
     state = HEXADE.new_game().play_text("b9").play_text("a9")
     decision = choose_move(state, Budget(iterations=30), seed=1)
     assert decision.move in set(state.legal_moves())
+
+
+def test_the_exact_search_stops_at_its_deadline_at_once() -> None:
+    """A deadline that has passed stops the search at the next position it visits (one
+    of Diffusion Chess's costs milliseconds), and a new search does not even start."""
+    state = random_position("diffusion", 30, 2)
+    policy = policy_for("diffusion")
+    tactics: Tactics | None = None
+
+    def passed() -> bool:
+        assert tactics is not None
+        return tactics.nodes >= 3
+
+    tactics = Tactics(policy, 20_000, random.Random(1), passed)
+    assert tactics.forced_win(state, state.to_move, 5) is None
+    assert tactics.nodes == 3
+    assert tactics.winning_move(state, 4) is None
+    assert tactics.nodes == 3
