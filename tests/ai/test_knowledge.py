@@ -8,11 +8,13 @@ import pytest
 
 from bot.ai.bits import nth_bit, set_bits
 from bot.ai.games import diffusion, groups, hexade_bits, rekushu, stones
-from rules.diffusion import DiffusionState, group_sizes
+from rules import IllegalMoveError
+from rules.diffusion import DIFFUSION, DiffusionState, group_sizes
 from rules.groups import GroupsState
 from rules.hexade import SHAPES, HexadeState
 from rules.hexcoords import board_cells
 from rules.rekushu import Rectangle, RekushuState
+from rules.squares import format_point, parse_point
 from rules.stones import MoveKind, StonesState
 from tests.ai.conftest import random_position
 
@@ -128,6 +130,93 @@ def test_diffusion_scatter_measures_gaps_by_brute_force(seed: int) -> None:
         )
         expected = len(found) + diffusion.BRIDGE_WEIGHT * gaps if len(found) > 1 else len(found)
         assert diffusion.scatter(state.board, colour) == expected
+
+
+def _near_the_king(seed: int) -> DiffusionState:
+    """White to move with small groups scattered around Black's king's group."""
+    rng = random.Random(seed)
+    size = diffusion.SIZE
+    taken: set[int] = set()
+
+    def blob(stones: int, near: int | None) -> list[str]:
+        def spot() -> int:
+            if near is None:
+                return rng.randrange(size * size)
+            x = min(size - 1, max(0, near % size + rng.randint(-4, 4)))
+            y = min(size - 1, max(0, near // size + rng.randint(-4, 4)))
+            return y * size + x
+
+        start = spot()
+        while start in taken:
+            start = rng.randrange(size * size)
+        cells = [start]
+        taken.add(start)
+        for _ in range(200):
+            if len(cells) >= stones:
+                break
+            here = rng.choice(cells)
+            x, y = here % size, here // size
+            dx, dy = rng.choice(((0, 1), (1, 0), (0, -1), (-1, 0)))
+            cell = (y + dy) * size + x + dx
+            if 0 <= x + dx < size and 0 <= y + dy < size and cell not in taken:
+                cells.append(cell)
+                taken.add(cell)
+        return [format_point(c % size, c // size) for c in cells]
+
+    black = blob(rng.randint(5, 12), None)
+    king = parse_point(black[0], size, size)
+    for _ in range(4):
+        black += blob(rng.randint(2, 6), None)
+    white: list[str] = []
+    for _ in range(9):
+        white += blob(rng.randint(3, 8), king[1] * size + king[0])
+    return DIFFUSION.position(white, black, white_king=white[0], black_king=black[0])
+
+
+@pytest.mark.parametrize("seed", [0, 14, 31, 61, 116])
+def test_diffusion_hunt_lists_a_move_to_every_king_capture_within_the_turn(seed: int) -> None:
+    """Where some move lets the mover take the king with its next move of the same turn
+    (found by trying every legal move), the hunt lists at least one such move."""
+    state = _near_the_king(seed)
+    assert not diffusion.king_captures(state)
+    winning = [
+        move
+        for move in state.legal_moves()
+        if (after := state.play(move)).to_move == state.to_move and diffusion.king_captures(after)
+    ]
+    assert winning
+    hunt = diffusion._hunt(state)
+    assert set(hunt) & set(winning)
+    assert len(hunt) < len(winning) + 60  # a short list: the exact search stays affordable
+    # The exact search tries the hunt while its plies stay within the turn, not after.
+    policy = diffusion.DiffusionPolicy()
+    assert policy.attacks(state, state.moves_left, random.Random(1)) == hunt
+    assert policy.attacks(state, state.moves_left + 1, random.Random(1)) != hunt
+
+
+@pytest.mark.parametrize("seed", [0, 31, 61])
+def test_diffusion_echo_reaches_the_king_as_the_engine_plays_it(seed: int) -> None:
+    """_echo_reaches() agrees with playing the move and then its echo, for every quiet
+    move of a stone that may take the king."""
+    state = _near_the_king(seed)
+    king = state.kings[1]
+    board, frozen = state.board, state.frozen
+    tried = 0
+    for cell in diffusion._movable(state):
+        if cell == state.kings[0] or frozen[cell] > frozen[king]:
+            continue
+        for move in diffusion._moves_of(state, cell):
+            if board[move.path[-1]] != 0:
+                continue
+            after = state.play(move)
+            try:
+                outcome = after.play(diffusion.ECHO).outcome()
+            except IllegalMoveError:
+                outcome = None  # the echo cannot make a single step
+            takes = outcome is not None and outcome.winner == 0
+            assert diffusion._echo_reaches(board, move.path, king) == takes, move
+            tried += 1
+    assert tried > 50
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from itertools import islice, pairwise
 
 from bot.ai.policy import Move, Policy, State, logistic, register_policy
 from rules.diffusion import ECHO, SIZE, TURN_LIMIT, DiffusionMove, DiffusionState, group_sizes
@@ -382,6 +383,9 @@ class DiffusionPolicy(Policy):
 
     def attacks(self, state: State, plies: int, rng: random.Random) -> list[Move]:
         assert isinstance(state, DiffusionState)
+        if plies <= state.moves_left:
+            # The rest of the search is this turn's: only a king hunt can win in it.
+            return _hunt(state)
         # The sampled candidates, and every move that brings a stone which may take
         # the opponent's king (its group no larger) within one more move of it.
         moves: list[Move] = list(self.candidates(state, rng))
@@ -404,6 +408,88 @@ class DiffusionPolicy(Policy):
         # Thousands of paths are legal: the tactical search defends with the sampled
         # candidates (a fixed sample), so it may miss a defence but stays affordable.
         return self.candidates(state, random.Random(state.ply))
+
+
+CLEARINGS_PER_STONE = 2
+"""Moves tried per own stone standing in the way of a king hunt."""
+
+
+def _hunt(state: DiffusionState) -> list[Move]:
+    """The moves that may lead to taking the opponent's king within this turn.
+
+    A stone moves once a turn and captures never open a path (the captured stone takes
+    the capturer's last cell), so within a turn the king falls to a stone that may take
+    it (its group no larger) reaching it in one move, after own stones standing in its
+    way moved aside, or to a move followed by its echo. Listed: the moves whose echo
+    would run into the king, the echo itself, and a few moves aside for each own stone
+    within such a stone's reach of the king.
+    """
+    king = state.kings[1 - state.to_move]
+    if king < 0:
+        return []
+    board, frozen = state.board, state.frozen
+    col, row = king % SIZE, king // SIZE
+    movable = _movable(state)
+    hunters = [cell for cell in movable if frozen[cell] <= frozen[king]]
+    moves: list[Move] = []
+    own_king = state.kings[state.to_move]
+    for cell in hunters:
+        reach = frozen[cell] - 1
+        if cell == own_king or abs(cell % SIZE - col) + abs(cell // SIZE - row) > 2 * reach:
+            continue  # a king's move has no echo; a move and its echo go twice its reach
+        for move in _moves_of(state, cell):
+            end, steps = move.path[-1], len(move.path) - 1
+            if (
+                board[end] == EMPTY
+                and abs(end % SIZE - col) + abs(end // SIZE - row) <= steps
+                and _echo_reaches(board, move.path, king)
+            ):
+                moves.append(move)
+    if state.echo_available:
+        moves.append(ECHO)
+    way = _in_the_way(hunters, frozen, king)
+    for cell in movable:
+        if cell in way:
+            aside = (m for m in _moves_of(state, cell) if m.path[-1] not in way)
+            moves.extend(islice(aside, CLEARINGS_PER_STONE))
+    return list(dict.fromkeys(moves))
+
+
+def _in_the_way(hunters: list[int], frozen: bytes, king: int) -> set[int]:
+    """The cells on some shortest-enough way from a hunter to the king: within its reach
+    counting the steps to the cell and on to the king (the hunters' own cells aside)."""
+    col, row = king % SIZE, king // SIZE
+    way: set[int] = set()
+    for hunter in hunters:
+        reach = frozen[hunter] - 1
+        x0, y0 = hunter % SIZE, hunter // SIZE
+        if abs(x0 - col) + abs(y0 - row) > reach:
+            continue
+        for y in range(max(0, min(y0, row) - reach), min(SIZE, max(y0, row) + reach + 1)):
+            for x in range(max(0, min(x0, col) - reach), min(SIZE, max(x0, col) + reach + 1)):
+                if abs(x - x0) + abs(y - y0) + abs(x - col) + abs(y - row) <= reach:
+                    way.add(y * SIZE + x)
+        way.discard(hunter)
+    way.discard(king)
+    return way
+
+
+def _echo_reaches(board: bytes, path: tuple[int, ...], target: int) -> bool:
+    """True when the echo of a quiet move along `path` would run into `target`: the
+    same steps again from the path's end, stopped by the first cell not empty."""
+    here = path[-1]
+    x, y = here % SIZE, here // SIZE
+    for before, after in pairwise(path):
+        x += after % SIZE - before % SIZE
+        y += after // SIZE - before // SIZE
+        if not (0 <= x < SIZE and 0 <= y < SIZE):
+            return False
+        cell = y * SIZE + x
+        if cell == target:
+            return True
+        if board[cell] != EMPTY and cell != path[0]:
+            return False
+    return False
 
 
 def _walk(board: bytes, start: int, steps: int, rng: random.Random) -> tuple[int, ...] | None:
