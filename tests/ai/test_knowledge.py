@@ -356,3 +356,32 @@ def test_nth_bit_is_the_listed_bit_at_that_position() -> None:
         mask = rng.getrandbits(rng.randrange(1, 400)) | 1
         listed = set_bits(mask)
         assert [nth_bit(mask, index) for index in range(len(listed))] == listed
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_stones_attacks_are_the_captures_and_ataris(seed: int) -> None:
+    """The exact search's tries are every capture and every atari, checked by playing
+    each legal placement: a capture removes stones, an atari leaves a group one liberty."""
+    state = random_position("stones", 30 + 8 * seed, seed)
+    assert isinstance(state, StonesState)
+    policy = stones.StonesPolicy()
+    attacks = set(policy.attacks(state, 3, random.Random(1)))
+    opponent = 1 - state.to_move
+    expected = set()
+    for move in state.legal_moves():
+        if move.kind is not MoveKind.PLACE:
+            continue
+        after = state.play(move)
+        ataris = sum(
+            1
+            for group in after.groups.values()
+            if group.seat == opponent and group.libs.bit_count() == 1
+        )
+        before = sum(
+            1
+            for group in state.groups.values()
+            if group.seat == opponent and group.libs.bit_count() == 1
+        )
+        if after.removed[opponent] or ataris > before:
+            expected.add(move)
+    assert attacks == expected

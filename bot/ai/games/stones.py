@@ -168,6 +168,15 @@ class StonesPolicy(Policy):
         short[board.seat] -= ATARI_SHARE * hanging
         return logistic((short[1] - short[0]) / SCALE)
 
+    def attacks(self, state: State, plies: int, rng: random.Random) -> list[Move]:
+        assert isinstance(state, StonesState)
+        # A decisive capture within a few plies is prepared by captures and ataris: the
+        # quiet moves around them would only slow the exact search down.
+        board = _Board(state)
+        legal = set(_placements(state)[0])
+        forcing = list(board.atari_points(1 - board.seat)) + list(_threatened(board))
+        return [place(p) for p in dict.fromkeys(forcing) if p in legal]
+
     def winning_candidates(self, state: State) -> Iterable[Move]:
         assert isinstance(state, StonesState)
         # A decisive move captures: it fills the last liberty of an opponent group.
