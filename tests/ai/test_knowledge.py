@@ -194,6 +194,31 @@ def test_diffusion_hunt_lists_a_move_to_every_king_capture_within_the_turn(seed:
     assert policy.attacks(state, state.moves_left + 1, random.Random(1)) != hunt
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_diffusion_cells_in_a_hunters_way_match_brute_force(seed: int) -> None:
+    """_in_the_way(): the cells (other than the hunter's and the king's) from which a
+    hunter's reach still covers the steps to the cell and on to the king."""
+    rng = random.Random(seed)
+    size = diffusion.SIZE
+    cells = rng.sample(range(size * size), 6)
+    king, hunters = cells[0], cells[1:]
+    frozen = bytearray(size * size)
+    for cell in cells:
+        frozen[cell] = rng.randint(2, 16)
+
+    def steps(a: int, b: int) -> int:
+        return abs(a % size - b % size) + abs(a // size - b // size)
+
+    expected = {
+        cell
+        for hunter in hunters
+        for cell in range(size * size)
+        if cell not in (hunter, king)
+        and steps(cell, hunter) + steps(cell, king) <= frozen[hunter] - 1
+    }
+    assert diffusion._in_the_way(hunters, bytes(frozen), king) == expected
+
+
 @pytest.mark.parametrize("seed", [0, 31, 61])
 def test_diffusion_echo_reaches_the_king_as_the_engine_plays_it(seed: int) -> None:
     """_echo_reaches() agrees with playing the move and then its echo, for every quiet

@@ -463,13 +463,18 @@ def _in_the_way(hunters: list[int], frozen: bytes, king: int) -> set[int]:
     for hunter in hunters:
         reach = frozen[hunter] - 1
         x0, y0 = hunter % SIZE, hunter // SIZE
-        if abs(x0 - col) + abs(y0 - row) > reach:
+        slack = (reach - abs(x0 - col) - abs(y0 - row)) // 2
+        if slack < 0:
             continue
-        for y in range(max(0, min(y0, row) - reach), min(SIZE, max(y0, row) + reach + 1)):
-            for x in range(max(0, min(x0, col) - reach), min(SIZE, max(x0, col) + reach + 1)):
-                if abs(x - x0) + abs(y - y0) + abs(x - col) + abs(y - row) <= reach:
-                    way.add(y * SIZE + x)
-        way.discard(hunter)
+        # A detour of `slack` steps out of the box between the two, and back.
+        for y in range(max(0, min(y0, row) - slack), min(SIZE, max(y0, row) + slack + 1)):
+            for x in range(max(0, min(x0, col) - slack), min(SIZE, max(x0, col) + slack + 1)):
+                cell = y * SIZE + x
+                if (
+                    cell != hunter
+                    and abs(x - x0) + abs(y - y0) + abs(x - col) + abs(y - row) <= reach
+                ):
+                    way.add(cell)
     way.discard(king)
     return way
 
