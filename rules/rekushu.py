@@ -23,6 +23,7 @@ from rules.base import (
     Options,
     Outcome,
 )
+from rules.bits import set_bits
 from rules.registry import register
 from rules.squares import COLUMN_LETTERS, format_point, parse_point
 
@@ -136,12 +137,7 @@ def _indices(bits: int) -> list[int]:
     """The index of every set bit, lowest first."""
     if bits.bit_count() > SPARSE_BITS:
         return [i for i, digit in enumerate(reversed(bin(bits))) if digit == "1"]
-    found = []
-    while bits:
-        low = bits & -bits
-        found.append(low.bit_length() - 1)
-        bits ^= low
-    return found
+    return set_bits(bits)
 
 
 SPARSE_BITS = 60

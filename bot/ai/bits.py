@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
+from rules.bits import set_bits
 
-def set_bits(bits: int) -> list[int]:
-    """The index of every set bit of `bits`, lowest first."""
-    found = []
-    while bits:
-        low = bits & -bits
-        found.append(low.bit_length() - 1)
-        bits ^= low
-    return found
+__all__ = ["nth_bit", "set_bits"]
 
 
 def nth_bit(bits: int, index: int) -> int:

@@ -129,8 +129,9 @@ def setups(board: _Board, own: int, placements: Iterable[int]) -> dict[int, int]
     n = board.n
     best: dict[int, int] = {}
     # A placement needs one's stones along its row and its column to make a corner.
-    own_rows = {q // n for q in set_bits(own)}
-    own_columns = {q % n for q in set_bits(own)}
+    stones = set_bits(own)
+    own_rows = {q // n for q in stones}
+    own_columns = {q % n for q in stones}
     for p in placements:
         x, y = p % n, p // n
         if y not in own_rows or x not in own_columns:
