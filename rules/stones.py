@@ -388,6 +388,13 @@ class StonesState(GameState[StonesMove]):
             points &= ~(1 << item.point)
         return points
 
+    def may_place(self, p: int) -> bool:
+        """Whether placing at point index `p` (row·size + col) is legal: the game goes
+        on, the point is empty and the position it makes is new."""
+        if self.result is not None or (self.black | self.white) >> p & 1:
+            return False
+        return self.history.is_new(self._placement_hash(p))
+
     def legal_moves(self) -> Iterator[StonesMove]:
         if self.result is not None:
             return

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from sgfmill import boards
 
 from rules.squares import format_point
-from rules.stones import STONES, StonesState, _build_groups, _position_hash
+from rules.stones import STONES, MoveKind, StonesState, _build_groups, _position_hash
 from tests.rules.stones_referee import Referee
 
 
@@ -45,12 +45,15 @@ def check_internals(state: StonesState) -> None:
 def test_engine_agrees_with_the_referee(
     size: int, threshold: int, compensation: int, choices: list[tuple[int, bool]]
 ) -> None:
-    """Legal moves, board, prisoners, stakes and outcome match a plain referee move by move."""
+    """Legal moves (and each point's `may_place`), board, prisoners, stakes and outcome
+    match a plain referee move by move."""
     state = STONES.new_game(size=size, threshold=threshold, compensation=compensation)
     referee = Referee.new(size, threshold, compensation)
     for choice, special in [*choices, (0, False)]:
         legal = state.legal_notations()
         assert legal == sorted(referee.legal())
+        placements = {m.point for m in state.legal_moves() if m.kind is MoveKind.PLACE}
+        assert {p for p in range(size * size) if state.may_place(p)} == placements
         assert board_of(state) == referee.board
         assert list(state.prisoners) == referee.prisoners
         for seat in (0, 1):

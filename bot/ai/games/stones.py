@@ -16,8 +16,9 @@ SCALE = 3.0
 """Prisoners of lead per unit of the logistic."""
 ATARI_SHARE = 0.5
 """How much of an opponent group in atari counts as taken already (player to move)."""
-RANDOM_TRIES = 12
-"""Random points a playout tries before taking any legal move."""
+RANDOM_DRAWS = 24
+"""Random points of the board a playout draws, looking for a sensible empty one, before
+taking any legal move."""
 
 
 @cache
@@ -78,12 +79,17 @@ class _Board:
 
     def atari_points(self, seat: int) -> dict[int, int]:
         """The last liberty of each group of `seat` in atari, with the stones at stake."""
-        points: dict[int, int] = {}
+        return self.ataris()[seat]
+
+    def ataris(self) -> tuple[dict[int, int], dict[int, int]]:
+        """`atari_points()` of seat 0 and of seat 1, from one look at the groups."""
+        points: tuple[dict[int, int], dict[int, int]] = ({}, {})
         for group in self.state.groups.values():
             libs = group.libs
-            if group.seat == seat and libs and not libs & (libs - 1):
+            if libs and not libs & (libs - 1):
                 p = libs.bit_length() - 1
-                points[p] = points.get(p, 0) + group.stones.bit_count()
+                mine = points[group.seat]
+                mine[p] = mine.get(p, 0) + group.stones.bit_count()
         return points
 
 
@@ -135,25 +141,30 @@ class StonesPolicy(Policy):
 
     def playout_move(self, state: State, rng: random.Random) -> Move | None:
         assert isinstance(state, StonesState)
+        # Points are checked one by one as they come up: listing every legal move
+        # (each judged new against the game's positions) was most of a playout's time.
+        board = _Board(state)
+        may_place = state.may_place
+        ataris = board.ataris()
+        targets = [p for p in ataris[1 - board.seat] if may_place(p)]
+        if targets and rng.random() < 0.9:
+            return place(max(targets, key=board.captures))
+        rescue = [p for p in ataris[board.seat] if board.liberties_after(p) >= 2 and may_place(p)]
+        if rescue and rng.random() < 0.5:
+            return place(rng.choice(rescue))
+        empty, area, random_point = board.empty, state.size * state.size, rng.random
+        for _ in range(RANDOM_DRAWS):
+            p = int(random_point() * area)
+            if (
+                empty >> p & 1
+                and board.liberties_after(p) >= 2
+                and not board.is_own_eye(p)
+                and may_place(p)
+            ):
+                return place(p)
         points, rest = _placements(state)
         if not points:
             return rng.choice(rest) if rest else None
-        board = _Board(state)
-        legal = set(points)
-        targets = [p for p in board.atari_points(1 - board.seat) if p in legal]
-        if targets and rng.random() < 0.9:
-            return place(max(targets, key=board.captures))
-        rescue = [
-            p
-            for p in board.atari_points(board.seat)
-            if p in legal and board.liberties_after(p) >= 2
-        ]
-        if rescue and rng.random() < 0.5:
-            return place(rng.choice(rescue))
-        for _ in range(RANDOM_TRIES):
-            p = rng.choice(points)
-            if board.liberties_after(p) >= 2 and not board.is_own_eye(p):
-                return place(p)
         if RETURN in rest:
             return RETURN
         return place(rng.choice(points))
