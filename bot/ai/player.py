@@ -78,18 +78,21 @@ def choose_move(
         return _decision(state, winning, "wins at once", stopwatch)
     rng = random.Random(seed)
     tactics = None
-    if budget.lookahead > 1:
+    lookahead = budget.lookahead
+    if lookahead and not policy.may_end_within(state, lookahead + WIN_EXTRA_PLIES):
+        lookahead = 0  # nothing for the exact searches to find: the tree gets the time
+    if lookahead > 1:
         tactics = Tactics(
             policy, budget.tactics_nodes, random.Random(seed), _deadline(stopwatch, WIN_SHARE)
         )
         # The quickest win first (a turn of several moves, or Hexade's six judged a ply
         # later, can win in an even number of plies), as deep as the budget allows.
-        for plies in range(2, budget.lookahead + WIN_EXTRA_PLIES + 1):
+        for plies in range(2, lookahead + WIN_EXTRA_PLIES + 1):
             forced = tactics.winning_move(state, plies)
             if forced is not None:
                 return _decision(state, forced, "forced win", stopwatch)
     search_watch = stopwatch
-    if budget.lookahead and budget.seconds is not None:
+    if lookahead and budget.seconds is not None:
         left = budget.seconds * SEARCH_SHARE - stopwatch.elapsed()
         search_watch = Stopwatch(budget.with_seconds(max(left, 1e-6)), time_source)
     root = trees.find(state) if trees is not None else None
@@ -98,11 +101,11 @@ def choose_move(
         trees.keep(result.root)
     move, reason = result.move, result.reason
     iterations = search_watch.iterations
-    if budget.lookahead and reason == "search":
+    if lookahead and reason == "search":
         if tactics is None or tactics.exhausted:
             tactics = Tactics(policy, budget.tactics_nodes, random.Random(seed))
         tactics.reset_deadline(_deadline(stopwatch, 1.0))
-        move = safe_move(state, result, policy, tactics, budget.lookahead)
+        move = safe_move(state, result, policy, tactics, lookahead)
         if move != result.move:
             reason = "avoids a loss"
         else:

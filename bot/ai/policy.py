@@ -99,6 +99,11 @@ class Policy:
         threats: every move that might avoid the loss (all legal moves by default)."""
         return list(state.legal_moves())
 
+    def may_end_within(self, state: State, plies: int) -> bool:
+        """False when the game cannot end within `plies` plies from `state` (as far as
+        `winning_candidates()` can tell): the exact tactical searches are then skipped."""
+        return True
+
     def moves_left_in_turn(self, state: State) -> int:
         """How many moves the player to move still makes this turn (1 in most games)."""
         return 1

@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from bot.ai import Budget, choose_move, choose_turn, player, policy_for
-from rules import GameState, list_games
+from bot.ai import Budget, Policy, choose_move, choose_turn, player, policy_for
+from bot.ai.games import rekushu
+from rules import GameState, get_game, list_games
 from tests.ai.conftest import FakeTime, random_position
 
 GAMES = [game.name for game in list_games()]
@@ -128,3 +129,48 @@ def test_a_safe_favourite_is_searched_on_with_the_time_left(
     assert on.reason == stopped.reason == "search"
     assert stopped.seconds < player.SEARCH_SHARE <= on.seconds <= 1.0
     assert on.iterations > stopped.iterations
+
+
+class _NoEndInSight(Policy):
+    """The base policy, sure that the game cannot end soon; its exact search's move
+    lists count how often they are asked for."""
+
+    def __init__(self, ends: bool) -> None:
+        self.ends = ends
+        self.asked = 0
+
+    def may_end_within(self, state: GameState[Any], plies: int) -> bool:
+        return self.ends
+
+    def attacks(self, state: GameState[Any], plies: int, rng: random.Random) -> list[Any]:
+        self.asked += 1
+        return super().attacks(state, plies, rng)
+
+    def defences(self, state: GameState[Any], attacker: int) -> list[Any]:
+        self.asked += 1
+        return super().defences(state, attacker)
+
+
+def test_no_exact_search_where_the_game_cannot_end() -> None:
+    """Where the policy says the game cannot end within the lookahead, `hard` skips its
+    exact searches and gives their time to the tree; elsewhere it runs them."""
+    state = random_position("groups", 8, seed=4)
+    budget = Budget(seconds=1.0, lookahead=3)
+    for ends in (True, False):
+        policy = _NoEndInSight(ends)
+        decision = choose_move(state, budget, seed=1, policy=policy, time_source=FakeTime(0.001))
+        assert decision.reason == "search"
+        assert (policy.asked > 0) is ends
+
+
+def test_rekushu_sees_its_end_only_when_placements_run_out() -> None:
+    """Rekushu ends when the next player cannot place: not soon on an empty board, maybe
+    soon once few placements are left."""
+    policy = policy_for("rekushu")
+    state: Any = get_game("rekushu").new_game(size=8)
+    assert not policy.may_end_within(state, 5)
+    rng = random.Random(3)
+    while len(state.legal_placements()) > rekushu.ENDGAME_PLACEMENTS + 5:
+        state = state.play(rng.choice(list(state.legal_moves())))
+    assert state.outcome() is None
+    assert policy.may_end_within(state, 5)
