@@ -392,13 +392,12 @@ class DiffusionPolicy(Policy):
         king = state.kings[1 - state.to_move]
         if king >= 0 and state.moves_left > 1:
             frozen = state.frozen
-            col, row = king % SIZE, king // SIZE
             for cell in _movable(state):
                 if frozen[cell] > frozen[king]:
                     continue
                 for move in _moves_of(state, cell):
                     end = move.path[-1]
-                    if abs(end % SIZE - col) + abs(end // SIZE - row) <= frozen[cell] - 1:
+                    if _steps(end, king) <= frozen[cell] - 1:
                         moves.append(move)
         if state.echo_available:
             moves.append(ECHO)
@@ -428,20 +427,19 @@ def _hunt(state: DiffusionState) -> list[Move]:
     if king < 0:
         return []
     board, frozen = state.board, state.frozen
-    col, row = king % SIZE, king // SIZE
     movable = _movable(state)
     hunters = [cell for cell in movable if frozen[cell] <= frozen[king]]
     moves: list[Move] = []
     own_king = state.kings[state.to_move]
     for cell in hunters:
         reach = frozen[cell] - 1
-        if cell == own_king or abs(cell % SIZE - col) + abs(cell // SIZE - row) > 2 * reach:
+        if cell == own_king or _steps(cell, king) > 2 * reach:
             continue  # a king's move has no echo; a move and its echo go twice its reach
         for move in _moves_of(state, cell):
             end, steps = move.path[-1], len(move.path) - 1
             if (
                 board[end] == EMPTY
-                and abs(end % SIZE - col) + abs(end // SIZE - row) <= steps
+                and _steps(end, king) <= steps
                 and _echo_reaches(board, move.path, king)
             ):
                 moves.append(move)
@@ -453,6 +451,11 @@ def _hunt(state: DiffusionState) -> list[Move]:
             aside = (m for m in _moves_of(state, cell) if m.path[-1] not in way)
             moves.extend(islice(aside, CLEARINGS_PER_STONE))
     return list(dict.fromkeys(moves))
+
+
+def _steps(a: int, b: int) -> int:
+    """The taxicab distance between cells `a` and `b`."""
+    return abs(a % SIZE - b % SIZE) + abs(a // SIZE - b // SIZE)
 
 
 def _in_the_way(hunters: list[int], frozen: bytes, king: int) -> set[int]:

@@ -213,7 +213,7 @@ class RekushuPolicy(Policy):
     def winning_candidates(self, state: State) -> Iterable[Move]:
         # The game ends only when the next player cannot place: near the very end.
         assert isinstance(state, RekushuState)
-        if len(state.legal_placements()) <= ENDGAME_PLACEMENTS:
+        if state.placement_bits().bit_count() <= ENDGAME_PLACEMENTS:
             return state.legal_moves()
         return ()
 
@@ -223,7 +223,7 @@ class RekushuPolicy(Policy):
         # does not look for either): until the end is near, an exact search has
         # nothing to find, and it took a third of each move's time.
         assert isinstance(state, RekushuState)
-        return len(state.legal_placements()) <= ENDGAME_PLACEMENTS + plies
+        return state.placement_bits().bit_count() <= ENDGAME_PLACEMENTS + plies
 
 
 def _random_placement(mask: int, n: int, rng: random.Random) -> tuple[int, int]:

@@ -1,13 +1,7 @@
-"""Bitboard helpers shared by the per-game knowledge."""
+"""Bitboard helpers shared by the per-game knowledge (the live ones: they behave the same)."""
 
 from __future__ import annotations
 
+from rules.bits import set_bits
 
-def set_bits(bits: int) -> list[int]:
-    """The index of every set bit of `bits`, lowest first."""
-    found = []
-    while bits:
-        low = bits & -bits
-        found.append(low.bit_length() - 1)
-        bits ^= low
-    return found
+__all__ = ["set_bits"]
