@@ -11,7 +11,24 @@ from bot.services.clock import ManualClock
 from bot.storage.repository import NewGame
 from bot.storage.sqlite import SqliteRepository
 from tests.discord.test_e2e import move, private_reply
+from tests.fakediscord.fake import FakeDiscord
 from tests.fakediscord.fixtures import FakeClub
+from tests.fakediscord.interactions import FakeInteraction
+
+
+async def announced(fake: FakeDiscord, interaction: FakeInteraction, opening: str) -> str:
+    """The public announcement an interaction in a thread produced: its answer or, when
+    the bot deferred it (the computer's estimate can take longer on a busy machine), the
+    post in the thread starting with `opening`."""
+    response = await interaction.response()
+    if response.type != 5:
+        assert response.message is not None and not response.message.ephemeral
+        return response.message.content
+    assert response.ephemeral
+    posted = await fake.wait_for_message(
+        interaction.channel, lambda m: m.content.startswith(opening), after=interaction
+    )
+    return posted.content
 
 
 async def test_a_game_against_the_computer(fake_club: FakeClub, tmp_path: Path) -> None:
@@ -60,11 +77,12 @@ async def test_a_game_against_the_computer(fake_club: FakeClub, tmp_path: Path) 
         assert [label for _, label, _ in reply.buttons()] == [
             "Move", "Offer draw", "Undo", "Resign",
         ]  # fmt: skip
-        undo = (await (await fake.slash(alice, thread, "undo")).response()).message
-        assert undo is not None and "Tabula (easy) allowed taking back **d3-e2, " in undo.content
-        draw = (await (await fake.slash(alice, thread, "draw")).response()).message
-        assert draw is not None
-        assert draw.content == "Tabula (easy) declines the draw in game #1: play on."
+        undo_inter = await fake.slash(alice, thread, "undo")
+        undo = await announced(fake, undo_inter, "Tabula (easy) allowed")
+        assert "Tabula (easy) allowed taking back **d3-e2, " in undo
+        draw_inter = await fake.slash(alice, thread, "draw")
+        draw = await announced(fake, draw_inter, "Tabula (easy) declines")
+        assert draw == "Tabula (easy) declines the draw in game #1: play on."
         record = await bot.services.games.record(1)
         assert record.ply == 0 and record.has_computer and not record.rated
         assert record.players[1] is None and record.ai_levels == (None, "easy")
