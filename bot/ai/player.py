@@ -88,6 +88,8 @@ def choose_move(
         # The quickest win first (a turn of several moves, or Hexade's six judged a ply
         # later, can win in an even number of plies), as deep as the budget allows.
         for plies in range(2, lookahead + WIN_EXTRA_PLIES + 1):
+            if not policy.may_win_within(state, state.to_move, plies):
+                continue
             forced = tactics.winning_move(state, plies)
             if forced is not None:
                 return _decision(state, forced, "forced win", stopwatch)
@@ -136,7 +138,10 @@ def safe_move(
     if root is not None and root.untried:
         ranked.extend(reversed(root.untried))
     for move in ranked:
-        verdict = tactics.forced_win(state.play(move), 1 - seat, plies)
+        after = state.play(move)
+        if not policy.may_win_within(after, 1 - seat, plies):
+            return move
+        verdict = tactics.forced_win(after, 1 - seat, plies)
         if verdict is not True:
             return move
         if tactics.exhausted:
@@ -167,7 +172,12 @@ def _search_on(
     if again.reason != "search" or again.move == result.move:
         return again, again.move, watch.iterations
     plies = stopwatch.budget.lookahead
-    if tactics.forced_win(state.play(again.move), 1 - state.to_move, plies) is not False:
+    after = state.play(again.move)
+    opponent = 1 - state.to_move
+    if (
+        policy.may_win_within(after, opponent, plies)
+        and tactics.forced_win(after, opponent, plies) is not False
+    ):
         # The new favourite loses, or there was no time to tell: keep the checked one.
         return result, result.move, watch.iterations
     return again, again.move, watch.iterations

@@ -104,6 +104,11 @@ class Policy:
         `winning_candidates()` can tell): the exact tactical searches are then skipped."""
         return True
 
+    def may_win_within(self, state: State, seat: int, plies: int) -> bool:
+        """False when `seat` cannot win within `plies` plies from `state`: a search for
+        its forced win is then skipped (by default: when the game cannot end)."""
+        return self.may_end_within(state, plies)
+
     def moves_left_in_turn(self, state: State) -> int:
         """How many moves the player to move still makes this turn (1 in most games)."""
         return 1

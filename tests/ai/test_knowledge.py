@@ -9,7 +9,7 @@ import pytest
 from bot.ai.bits import nth_bit, set_bits
 from bot.ai.games import diffusion, groups, hexade_bits, rekushu, stones
 from rules import IllegalMoveError
-from rules.diffusion import DIFFUSION, DiffusionState, group_sizes
+from rules.diffusion import DIFFUSION, KING_CAPTURED, DiffusionState, group_sizes
 from rules.groups import GroupsState
 from rules.hexade import SHAPES, HexadeState
 from rules.hexcoords import board_cells
@@ -192,6 +192,66 @@ def test_diffusion_hunt_lists_a_move_to_every_king_capture_within_the_turn(seed:
     policy = diffusion.DiffusionPolicy()
     assert policy.attacks(state, state.moves_left, random.Random(1)) == hunt
     assert policy.attacks(state, state.moves_left + 1, random.Random(1)) != hunt
+
+
+@pytest.mark.parametrize(("seed", "plies"), [(36, 60), (38, 120), (36, 200), (35, 260)])
+def test_diffusion_without_a_hunter_the_king_survives_the_next_two_moves(
+    seed: int, plies: int
+) -> None:
+    """Where no stone of the mover can reach the opponent's king this turn, no legal move
+    takes it, nor any move after another of the same turn (every first move tried)."""
+    state = random_position("diffusion", plies, seed)
+    assert isinstance(state, DiffusionState)
+    assert state.outcome() is None
+    assert not diffusion._has_hunter(state)
+    for move in state.legal_moves():
+        after = state.play(move)
+        outcome = after.outcome()
+        assert outcome is None or outcome.reason != KING_CAPTURED
+        if after.to_move == state.to_move:
+            assert not diffusion.king_captures(after)
+            if after.echo_available:
+                echoed = after.play(diffusion.ECHO).outcome()
+                assert echoed is None or echoed.reason != KING_CAPTURED
+
+
+def test_diffusion_wins_come_only_on_ones_own_turn_before_the_last_turns() -> None:
+    """Before the turn limit is in sight, the opponent cannot win before its turn, and
+    the mover cannot win this turn without a stone in reach of the king; near the
+    limit, either may (by the group counts)."""
+    policy = diffusion.DiffusionPolicy()
+    state = _near_the_king(0)
+    mover, other = state.to_move, 1 - state.to_move
+    assert diffusion._has_hunter(state)
+    assert policy.may_win_within(state, mover, 1)
+    assert not policy.may_win_within(state, other, state.moves_left - 1)
+    assert policy.may_win_within(state, other, state.moves_left + 1)
+    # Two blocks of 30 far apart, each king in a pair: no stone may take a king.
+    columns = "abcdefghjk"
+    quiet = DIFFUSION.position(
+        [f"{c}{r}" for c in columns for r in (1, 2, 3)] + ["t2"],
+        [f"{c}{r}" for c in columns for r in (15, 16, 17)] + ["t18"],
+        white_king="t1",
+        black_king="t19",
+    )
+    assert not diffusion._has_hunter(quiet)
+    assert not policy.may_win_within(quiet, quiet.to_move, quiet.moves_left + 4)
+    assert policy.may_win_within(quiet, quiet.to_move, quiet.moves_left + 6)
+    assert not policy.may_end_within(quiet, quiet.moves_left)
+    # A side whose stones are all stranded has no move when its turn starts: the game
+    # ends there, by the group counts.
+    stranded = DIFFUSION.position(
+        [f"{c}{r}" for c in columns for r in (1, 2, 3)] + ["t2"],
+        ["b10", "d12", "f10", "h12", "m12"],
+        white_king="t1",
+        black_king="r12",
+    )
+    assert not diffusion._has_hunter(stranded)
+    assert policy.may_win_within(stranded, 0, stranded.moves_left)
+    assert not policy.may_win_within(stranded, 0, stranded.moves_left - 1)
+    late = DIFFUSION.position(["a1", "a2"], ["t19", "t18"], to_move=1, turn_number=64)
+    assert policy.may_win_within(late, 0, late.moves_left)
+    assert not policy.may_win_within(late, 0, late.moves_left - 1)
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -163,6 +163,24 @@ def test_no_exact_search_where_the_game_cannot_end() -> None:
         assert (policy.asked > 0) is ends
 
 
+class _NoWinInSight(_NoEndInSight):
+    """A policy whose game may end, but for which no one can win within the lookahead."""
+
+    def may_win_within(self, state: GameState[Any], seat: int, plies: int) -> bool:
+        return False
+
+
+def test_no_exact_search_for_a_win_that_cannot_come() -> None:
+    """Where neither side can win within the lookahead, neither the search for a forced
+    win nor the safety checks of the tree's choice run."""
+    state = random_position("groups", 8, seed=4)
+    policy = _NoWinInSight(True)
+    budget = Budget(seconds=1.0, lookahead=3)
+    decision = choose_move(state, budget, seed=1, policy=policy, time_source=FakeTime(0.001))
+    assert decision.reason == "search"
+    assert policy.asked == 0
+
+
 def test_rekushu_sees_its_end_only_when_placements_run_out() -> None:
     """Rekushu ends when the next player cannot place: not soon on an empty board, maybe
     soon once few placements are left."""

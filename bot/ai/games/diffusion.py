@@ -8,11 +8,20 @@ Cells are indices row·19 + col, as in the engine's `board` and `frozen` bytes.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Iterable
 from itertools import islice, pairwise
 
 from bot.ai.policy import Move, Policy, State, logistic, register_policy
-from rules.diffusion import ECHO, SIZE, TURN_LIMIT, DiffusionMove, DiffusionState, group_sizes
+from rules.diffusion import (
+    ECHO,
+    SIZE,
+    TURN_LIMIT,
+    TURN_MOVES,
+    DiffusionMove,
+    DiffusionState,
+    group_sizes,
+)
 
 CELLS = SIZE * SIZE
 EMPTY = 0
@@ -146,31 +155,32 @@ def scatter(board: bytes, colour: int) -> float:
     groups = groups_of(board, colour)
     if len(groups) <= 1:
         return float(len(groups))
-    distance = _distances_from(groups[0])
+    return len(groups) + BRIDGE_WEIGHT * _gaps(groups)
+
+
+def _gaps(groups: list[list[int]]) -> int:
+    """The stones missing between the first group and each other one, summed: each
+    gap is the least taxicab distance less one, found row by row of the first group."""
+    rows: dict[int, list[int]] = {}
+    for cell in groups[0]:
+        rows.setdefault(cell // SIZE, []).append(cell % SIZE)
+    lines = [(row, sorted(columns)) for row, columns in rows.items()]
     gaps = 0
     for group in groups[1:]:
-        gaps += min(distance[cell] for cell in group) - 1
-    return len(groups) + BRIDGE_WEIGHT * gaps
-
-
-def _distances_from(cells: list[int]) -> list[int]:
-    """Each cell's taxicab distance to the nearest of `cells` (a breadth-first search
-    that ignores what stands on the board)."""
-    distance = [CELLS] * CELLS
-    for cell in cells:
-        distance[cell] = 0
-    frontier = cells
-    steps = 0
-    while frontier:
-        steps += 1
-        grown = []
-        for here in frontier:
-            for near in NEIGHBOURS[here]:
-                if distance[near] == CELLS:
-                    distance[near] = steps
-                    grown.append(near)
-        frontier = grown
-    return distance
+        best = CELLS
+        for cell in group:
+            x, y = cell % SIZE, cell // SIZE
+            for row, columns in lines:
+                dy = abs(y - row)
+                if dy >= best:
+                    continue
+                i = bisect_left(columns, x)
+                dx = columns[i] - x if i < len(columns) else CELLS
+                if i:
+                    dx = min(dx, x - columns[i - 1])
+                best = min(best, dy + dx)
+        gaps += best - 1
+    return gaps
 
 
 def _distances_to(board: bytes, target: int, limit: int) -> dict[int, int]:
@@ -309,8 +319,9 @@ class DiffusionPolicy(Policy):
         pool: list[tuple[float, DiffusionMove]] = []
         others: list[DiffusionMove] = []
         captured: set[int] = set()
-        # Each cell's own neighbours, less the moving stone when it is one (= friends()).
-        near_own = [sum(board[near] == own for near in NEIGHBOURS[cell]) for cell in range(CELLS)]
+        # Each destination's own neighbours, less the moving stone when it is one (=
+        # friends()), counted once per destination: most cells are never one.
+        near_own: dict[int, int] = {}
         for cell in free[:STONES_SAMPLED]:
             scored = []
             around = NEIGHBOURS[cell]
@@ -321,7 +332,10 @@ class DiffusionPolicy(Policy):
                         captured.add(end)
                         pool.append((0.5, move))
                     continue
-                score = near_own[end] - (end in around) + (3.0 if end in holes else 0.0)
+                friendly = near_own.get(end)
+                if friendly is None:
+                    friendly = near_own[end] = sum(board[near] == own for near in NEIGHBOURS[end])
+                score = friendly - (end in around) + (3.0 if end in holes else 0.0)
                 scored.append((score - 0.01 * len(move.path), move))
             scored.sort(key=lambda pair: -pair[0])
             pool.extend(scored[:MOVES_PER_STONE])
@@ -374,6 +388,19 @@ class DiffusionPolicy(Policy):
         urgency = 0.5 + state.turn_number / (2 * TURN_LIMIT)
         return logistic(EVALUATION_SCALE * urgency * score)
 
+    def may_end_within(self, state: State, plies: int) -> bool:
+        return any(self.may_win_within(state, seat, plies) for seat in (0, 1))
+
+    def may_win_within(self, state: State, seat: int, plies: int) -> bool:
+        # Away from the game's ending by group counts, it is won only by taking a
+        # king, on one's own turn, with a stone that can reach it.
+        assert isinstance(state, DiffusionState)
+        if state.result is not None or _may_end_by_groups(state, plies):
+            return True
+        if seat != state.to_move:
+            return plies > state.moves_left
+        return plies > state.moves_left + TURN_MOVES or _has_hunter(state)
+
     def winning_candidates(self, state: State) -> Iterable[Move]:
         assert isinstance(state, DiffusionState)
         captures: list[Move] = list(king_captures(state))
@@ -407,6 +434,60 @@ class DiffusionPolicy(Policy):
         # Thousands of paths are legal: the tactical search defends with the sampled
         # candidates (a fixed sample), so it may miss a defence but stays affordable.
         return self.candidates(state, random.Random(state.ply))
+
+
+def _plies_to_the_end(state: DiffusionState) -> int:
+    """The moves left before the game ends by its turn limit (turns that run their full
+    length)."""
+    return state.moves_left + TURN_MOVES * (2 * TURN_LIMIT - state.turn_number)
+
+
+def _may_end_by_groups(state: DiffusionState, plies: int) -> bool:
+    """False when the game cannot end by its group counts within `plies` plies: neither
+    the turn limit is reached nor can a player be left without a move at the start of
+    a turn (as far as stranding goes: a stone in a group of two or more walled in by
+    stones it cannot take is not foreseen)."""
+    if plies >= _plies_to_the_end(state):
+        return True
+    if plies < state.moves_left:
+        return False
+    sizes, board = group_sizes(state.board)[0], state.board
+    mover, other = state.to_move + 1, 2 - state.to_move
+    # A move strands at most five stones of a colour: the one it moves (or captures)
+    # and the groups around that stone's cell, split into single stones.
+    if _free_stones(board, sizes, other) <= STRANDED_PER_MOVE * state.moves_left:
+        return True
+    before = state.moves_left + TURN_MOVES
+    return plies >= before and _free_stones(board, sizes, mover) <= STRANDED_PER_MOVE * before
+
+
+STRANDED_PER_MOVE = 5
+"""The most stones of one colour a single move can leave stranded (see `_may_end_by_groups`)."""
+
+
+def _free_stones(board: bytes, sizes: bytes, colour: int) -> int:
+    """The stones of `colour` in groups of two or more (the ones that may move)."""
+    return sum(1 for cell in range(CELLS) if board[cell] == colour and sizes[cell] > 1)
+
+
+def _has_hunter(state: DiffusionState) -> bool:
+    """True when the player to move may still take the opponent's king this turn: an
+    echo is open, or a stone that may take the king (its group no larger) is within
+    reach of it (a move and its echo: twice the move's reach; the king has no echo)."""
+    king = state.kings[1 - state.to_move]
+    if king < 0:
+        return False
+    if state.echo_available:
+        return True
+    frozen = state.frozen
+    own_king = state.kings[state.to_move]
+    for cell in _movable(state):
+        reach = frozen[cell] - 1
+        if frozen[cell] <= frozen[king] and _steps(cell, king) <= (
+            reach if cell == own_king else 2 * reach
+        ):
+            return True
+    return False
 
 
 CLEARINGS_PER_STONE = 2
