@@ -254,6 +254,32 @@ def test_diffusion_wins_come_only_on_ones_own_turn_before_the_last_turns() -> No
     assert not policy.may_win_within(late, 0, late.moves_left - 1)
 
 
+def test_diffusion_exposed_kings_are_the_ones_the_opponent_could_take() -> None:
+    """exposed(): the king the opponent could take with one move were its turn to start
+    on the same board, as the engine's move lists tell (random positions, and kings
+    among many small enemy groups; both answers occur)."""
+    positions = [random_position("diffusion", 40 + 25 * seed, seed) for seed in range(6)]
+    positions += [_near_the_king(seed) for seed in range(12)]
+    seen = set()
+    for state in positions:
+        assert isinstance(state, DiffusionState)
+        names: dict[int, list[str]] = {1: [], 2: []}
+        for cell, value in enumerate(state.board):
+            if value:
+                names[value].append(format_point(cell % diffusion.SIZE, cell // diffusion.SIZE))
+        kings = [format_point(k % diffusion.SIZE, k // diffusion.SIZE) for k in state.kings]
+        for seat in (0, 1):
+            turn = DIFFUSION.position(
+                names[1], names[2], white_king=kings[0], black_king=kings[1], to_move=1 - seat
+            )
+            if turn.outcome() is not None:
+                continue
+            takes = any(move.path[-1] == state.kings[seat] for move in turn.legal_moves())
+            assert diffusion.exposed(state.board, state.kings[seat]) == takes
+            seen.add(takes)
+    assert seen == {True, False}
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_diffusion_cells_in_a_hunters_way_match_brute_force(seed: int) -> None:
     """_in_the_way(): the cells (other than the hunter's and the king's) from which a

@@ -41,6 +41,8 @@ BRIDGE_WEIGHT = 0.25
 """The cost of each stone missing from a bridge between two of one's groups."""
 OPEN_KING_WEIGHT = 0.6
 """The cost of each empty cell next to one's own king."""
+KING_DANGER_WEIGHT = 4.0
+"""The cost, in groups, of ending one's turn with one's king exposed (see `exposed`)."""
 EVALUATION_SCALE = 0.35
 """How steeply a lead in (weighted) groups turns into a chance of winning: gentle, so
 that a search still tells a lead of three groups from a lead of six."""
@@ -181,6 +183,27 @@ def _gaps(groups: list[list[int]]) -> int:
                 best = min(best, dy + dx)
         gaps += best - 1
     return gaps
+
+
+def exposed(board: bytes, king: int) -> bool:
+    """True when the opponent could take the king on `king` with one move if its turn
+    started on `board` (group sizes as they stand): a stone of a group no larger than
+    the king's, of two or more, within its reach of the king over empty cells."""
+    if king < 0:
+        return False
+    sizes = group_sizes(board)[0]
+    target = sizes[king]
+    enemy = 3 - board[king]
+    hunters = [cell for cell in range(CELLS) if board[cell] == enemy and 2 <= sizes[cell] <= target]
+    if not hunters:
+        return False
+    distance = _distances_to(board, king, max(sizes[cell] for cell in hunters) - 1)
+    for cell in hunters:
+        reach = sizes[cell] - 1
+        for near in NEIGHBOURS[cell]:
+            if near == king or distance.get(near, CELLS) < reach:
+                return True
+    return False
 
 
 def _distances_to(board: bytes, target: int, limit: int) -> dict[int, int]:
@@ -384,6 +407,11 @@ class DiffusionPolicy(Policy):
         score += OPEN_KING_WEIGHT * (
             open_sides(board, state.kings[1]) - open_sides(board, state.kings[0])
         )
+        # The opponent's turn comes next: a king it could take as things stand is in
+        # danger (the player to move has only its moves left this turn to save it).
+        seat = state.to_move
+        if exposed(board, state.kings[seat]):
+            score += KING_DANGER_WEIGHT if seat else -KING_DANGER_WEIGHT
         # Group counts decide the game at the end: they weigh more as it nears.
         urgency = 0.5 + state.turn_number / (2 * TURN_LIMIT)
         return logistic(EVALUATION_SCALE * urgency * score)
