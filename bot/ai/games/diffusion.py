@@ -41,8 +41,8 @@ BRIDGE_WEIGHT = 0.25
 """The cost of each stone missing from a bridge between two of one's groups."""
 OPEN_KING_WEIGHT = 0.6
 """The cost of each empty cell next to one's own king."""
-KING_DANGER_WEIGHT = 4.0
-"""The cost, in groups, of ending one's turn with one's king exposed (see `exposed`)."""
+KING_DANGER_WEIGHT = 8.0
+"""The cost, in groups, of a king the opponent could take as things stand (see `exposed`)."""
 EVALUATION_SCALE = 0.35
 """How steeply a lead in (weighted) groups turns into a chance of winning: gentle, so
 that a search still tells a lead of three groups from a lead of six."""
