@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 from bot.ai.bits import nth_bit, set_bits
 from bot.ai.games import diffusion, groups, hexade_bits, rekushu, stones
 from rules import IllegalMoveError
-from rules.diffusion import DIFFUSION, KING_CAPTURED, DiffusionState, group_sizes
+from rules.diffusion import DIFFUSION, KING_CAPTURED, TURN_LIMIT, DiffusionState, group_sizes
 from rules.groups import GroupsState
 from rules.hexade import SHAPES, HexadeState
 from rules.hexcoords import board_cells
@@ -254,6 +255,18 @@ def test_diffusion_wins_come_only_on_ones_own_turn_before_the_last_turns() -> No
     assert not policy.may_win_within(late, 0, late.moves_left - 1)
 
 
+def _turn_start(state: DiffusionState, to_move: int) -> DiffusionState:
+    """The start of a turn of `to_move` on the board of `state`."""
+    names: dict[int, list[str]] = {1: [], 2: []}
+    for cell, value in enumerate(state.board):
+        if value:
+            names[value].append(format_point(cell % diffusion.SIZE, cell // diffusion.SIZE))
+    kings = [format_point(k % diffusion.SIZE, k // diffusion.SIZE) for k in state.kings]
+    return DIFFUSION.position(
+        names[1], names[2], white_king=kings[0], black_king=kings[1], to_move=to_move
+    )
+
+
 def test_diffusion_exposed_kings_are_the_ones_the_opponent_could_take() -> None:
     """exposed(): the king the opponent could take with one move were its turn to start
     on the same board, as the engine's move lists tell (random positions, and kings
@@ -263,21 +276,36 @@ def test_diffusion_exposed_kings_are_the_ones_the_opponent_could_take() -> None:
     seen = set()
     for state in positions:
         assert isinstance(state, DiffusionState)
-        names: dict[int, list[str]] = {1: [], 2: []}
-        for cell, value in enumerate(state.board):
-            if value:
-                names[value].append(format_point(cell % diffusion.SIZE, cell // diffusion.SIZE))
-        kings = [format_point(k % diffusion.SIZE, k // diffusion.SIZE) for k in state.kings]
         for seat in (0, 1):
-            turn = DIFFUSION.position(
-                names[1], names[2], white_king=kings[0], black_king=kings[1], to_move=1 - seat
-            )
+            turn = _turn_start(state, 1 - seat)
             if turn.outcome() is not None:
                 continue
             takes = any(move.path[-1] == state.kings[seat] for move in turn.legal_moves())
             assert diffusion.exposed(state.board, state.kings[seat]) == takes
             seen.add(takes)
     assert seen == {True, False}
+
+
+def test_diffusion_evaluation_counts_an_exposed_king_as_groups_lost(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A king the opponent could take as things stand costs its side KING_DANGER_WEIGHT
+    groups in the evaluation (the same position judged with the weight at 0)."""
+    policy = diffusion.DiffusionPolicy()
+    state = _turn_start(_near_the_king(8), 1)
+    assert diffusion.exposed(state.board, state.kings[1])
+    assert not diffusion.king_captures(state)
+    judged = policy.evaluate(state)
+    weight = diffusion.KING_DANGER_WEIGHT
+    assert weight > 0
+    monkeypatch.setattr(diffusion, "KING_DANGER_WEIGHT", 0.0)
+    unworried = policy.evaluate(state)
+    assert judged > unworried  # better for White, whose turn would take Black's king
+    urgency = 0.5 + state.turn_number / (2 * TURN_LIMIT)
+    shift = diffusion.EVALUATION_SCALE * urgency * weight
+    assert math.isclose(
+        math.log(judged / (1 - judged)) - math.log(unworried / (1 - unworried)), shift
+    )
 
 
 @pytest.mark.parametrize("seed", range(4))
