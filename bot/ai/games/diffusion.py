@@ -43,6 +43,8 @@ OPEN_KING_WEIGHT = 0.6
 """The cost of each empty cell next to one's own king."""
 KING_DANGER_WEIGHT = 8.0
 """The cost, in groups, of a king the opponent could take as things stand (see `exposed`)."""
+STRANDED_PER_MOVE = 5
+"""The most stones of one colour a single move can leave stranded (see `_may_end_by_groups`)."""
 EVALUATION_SCALE = 0.35
 """How steeply a lead in (weighted) groups turns into a chance of winning: gentle, so
 that a search still tells a lead of three groups from a lead of six."""
@@ -487,10 +489,6 @@ def _may_end_by_groups(state: DiffusionState, plies: int) -> bool:
         return True
     before = state.moves_left + TURN_MOVES
     return plies >= before and _free_stones(board, sizes, mover) <= STRANDED_PER_MOVE * before
-
-
-STRANDED_PER_MOVE = 5
-"""The most stones of one colour a single move can leave stranded (see `_may_end_by_groups`)."""
 
 
 def _free_stones(board: bytes, sizes: bytes, colour: int) -> int:
