@@ -200,12 +200,13 @@ def exposed(board: bytes, king: int) -> bool:
     if not hunters:
         return False
     distance = _distances_to(board, king, max(sizes[cell] for cell in hunters) - 1)
-    for cell in hunters:
-        reach = sizes[cell] - 1
-        for near in NEIGHBOURS[cell]:
-            if near == king or distance.get(near, CELLS) < reach:
-                return True
-    return False
+    return any(_reaches(cell, king, distance, sizes[cell] - 1) for cell in hunters)
+
+
+def _reaches(cell: int, king: int, distance: dict[int, int], reach: int) -> bool:
+    """True when a stone on `cell` can step onto `king` within `reach` steps, given each
+    empty cell's `distance` to the king over empty cells (see `_distances_to`)."""
+    return any(near == king or distance.get(near, CELLS) < reach for near in NEIGHBOURS[cell])
 
 
 def _distances_to(board: bytes, target: int, limit: int) -> dict[int, int]:
@@ -237,12 +238,7 @@ def king_captures(state: DiffusionState) -> list[DiffusionMove]:
     captures: list[DiffusionMove] = []
     for cell in _movable(state):
         size = frozen[cell]
-        if size > target:
-            continue
-        reach = min(
-            1 if near == king else distance.get(near, CELLS) + 1 for near in NEIGHBOURS[cell]
-        )
-        if reach <= size - 1:
+        if size <= target and _reaches(cell, king, distance, size - 1):
             captures.extend(move for move in _moves_of(state, cell) if move.path[-1] == king)
     return captures
 
