@@ -41,7 +41,7 @@ BRIDGE_WEIGHT = 0.25
 """The cost of each stone missing from a bridge between two of one's groups."""
 OPEN_KING_WEIGHT = 0.6
 """The cost of each empty cell next to one's own king."""
-KING_DANGER_WEIGHT = 8.0
+KING_DANGER_WEIGHT = 16.0
 """The cost, in groups, of a king the opponent could take as things stand (see `exposed`)."""
 STRANDED_PER_MOVE = 5
 """The most stones of one colour a single move can leave stranded (see `_may_end_by_groups`)."""
