@@ -16,7 +16,7 @@ from rules.hexade import SHAPES, HexadeState
 from rules.hexcoords import board_cells
 from rules.rekushu import Rectangle, RekushuState
 from rules.squares import format_point, parse_point
-from rules.stones import MoveKind, StonesState
+from rules.stones import STONES, MoveKind, StonesMove, StonesState, place
 from tests.ai.conftest import random_position
 
 
@@ -524,3 +524,50 @@ def test_stones_attacks_are_the_captures_and_ataris(seed: int) -> None:
         if after.removed[opponent] or ataris > before:
             expected.add(move)
     assert attacks == expected
+
+
+def _quiet_reply_position() -> StonesState:
+    """Black has just played e5 on a quiet board: White to move, nothing in atari."""
+    state = STONES.position(["c3"], ["g7"], to_move=0)
+    col, row = parse_point("e5", state.size, state.size)
+    return state.play(place(row * state.size + col))
+
+
+@pytest.mark.parametrize("size", [5, 9, 13])
+def test_stones_points_around_are_the_eight_neighbours(size: int) -> None:
+    """_around() lists every other point at most one step away in both directions."""
+    around = stones._around(size)
+    for p in range(size * size):
+        col, row = p % size, p // size
+        expected = {
+            q
+            for q in range(size * size)
+            if q != p and abs(q % size - col) <= 1 and abs(q // size - row) <= 1
+        }
+        assert set(around[p]) == expected
+
+
+def test_stones_tree_tries_the_points_around_the_last_placement_first() -> None:
+    """In a quiet position the eight points around Black's e5 lead White's candidates."""
+    state = _quiet_reply_position()
+    assert state.last_move is not None and state.last_move.point is not None
+    around = {place(p) for p in stones._around(state.size)[state.last_move.point]}
+    for seed in range(3):
+        candidates = stones.StonesPolicy().candidates(state, random.Random(seed))
+        assert set(candidates[: len(around)]) == around
+
+
+def test_stones_playouts_answer_near_the_last_placement() -> None:
+    """About half of a playout's quiet replies fall around the last placement (a random
+    point would, one time in ten), and every one of them is legal."""
+    state = _quiet_reply_position()
+    assert state.last_move is not None and state.last_move.point is not None
+    around = set(stones._around(state.size)[state.last_move.point])
+    legal = set(state.legal_moves())
+    rng = random.Random(7)
+    near = 0
+    for _ in range(400):
+        move = stones.StonesPolicy().playout_move(state, rng)
+        assert isinstance(move, StonesMove) and move in legal
+        near += move.point in around
+    assert 0.45 <= near / 400 <= 0.65

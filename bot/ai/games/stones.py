@@ -16,6 +16,10 @@ SCALE = 3.0
 """Prisoners of lead per unit of the logistic."""
 ATARI_SHARE = 0.5
 """How much of an opponent group in atari counts as taken already (player to move)."""
+LOCAL_RATE = 0.5
+"""How often a playout's quiet move is looked for around the last placement first."""
+LOCAL_BONUS = 1.0
+"""The tree's preference for quiet moves around the last placement over the others."""
 RANDOM_DRAWS = 24
 """Random points of the board a playout draws, looking for a sensible empty one, before
 taking any legal move."""
@@ -36,6 +40,31 @@ def _neighbours(size: int) -> tuple[tuple[int, ...], ...]:
             near.append(p + size)
         table.append(tuple(near))
     return tuple(table)
+
+
+@cache
+def _around(size: int) -> tuple[tuple[int, ...], ...]:
+    """Per point index: the up to eight points around it (diagonals included)."""
+    table = []
+    for p in range(size * size):
+        col, row = p % size, p // size
+        table.append(
+            tuple(
+                (row + dy) * size + col + dx
+                for dy in (-1, 0, 1)
+                for dx in (-1, 0, 1)
+                if (dx or dy) and 0 <= col + dx < size and 0 <= row + dy < size
+            )
+        )
+    return tuple(table)
+
+
+def _last_placement(state: StonesState) -> int | None:
+    """The point of the last move when it was a placement."""
+    move = state.last_move
+    if move is None or move.kind is not MoveKind.PLACE:
+        return None
+    return move.point
 
 
 class _Board:
@@ -118,11 +147,15 @@ class StonesPolicy(Policy):
         rng.shuffle(points)
         rescue = board.atari_points(board.seat)
         threats = _threatened(board)
+        last = _last_placement(state)
+        local = set(_around(state.size)[last]) if last is not None else set()
         scored = []
         for p in points:
             taken = board.captures(p)
             liberties = board.liberties_after(p)
             score = 10.0 * taken
+            if p in local:
+                score += LOCAL_BONUS
             if p in rescue and liberties >= 2:
                 score += 5.0 * rescue[p]
             if liberties >= 2 and p in threats:
@@ -152,15 +185,19 @@ class StonesPolicy(Policy):
         rescue = [p for p in ataris[board.seat] if board.liberties_after(p) >= 2 and may_place(p)]
         if rescue and rng.random() < 0.5:
             return place(rng.choice(rescue))
-        empty, area, random_point = board.empty, state.size * state.size, rng.random
+        area, random_point = state.size * state.size, rng.random
+        last = _last_placement(state)
+        if last is not None and random_point() < LOCAL_RATE:
+            # Answer where the opponent just played (a fight is usually local).
+            around = _around(state.size)[last]
+            start = int(random_point() * len(around))
+            for i in range(len(around)):
+                p = around[(start + i) % len(around)]
+                if _sensible(board, p) and may_place(p):
+                    return place(p)
         for _ in range(RANDOM_DRAWS):
             p = int(random_point() * area)
-            if (
-                empty >> p & 1
-                and board.liberties_after(p) >= 2
-                and not board.is_own_eye(p)
-                and may_place(p)
-            ):
+            if _sensible(board, p) and may_place(p):
                 return place(p)
         points, rest = _placements(state)
         if not points:
@@ -194,6 +231,11 @@ class StonesPolicy(Policy):
         board = _Board(state)
         legal = set(_placements(state)[0])
         return [place(p) for p in board.atari_points(1 - board.seat) if p in legal]
+
+
+def _sensible(board: _Board, p: int) -> bool:
+    """True when `p` is empty, keeps two liberties and does not fill one's own eye."""
+    return bool(board.empty >> p & 1) and board.liberties_after(p) >= 2 and not board.is_own_eye(p)
 
 
 def _threatened(board: _Board) -> dict[int, int]:
