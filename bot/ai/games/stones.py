@@ -1,6 +1,6 @@
 """Knowledge of Stones: capture what is in atari (the biggest first), save one's own
-groups, avoid self-atari and filling one's own eyes; judge positions by how far each
-side still is from its decisive lead."""
+groups, avoid self-atari and filling one's own eyes, answer near the last placement;
+judge positions by how far each side still is from its decisive lead."""
 
 from __future__ import annotations
 
@@ -135,7 +135,8 @@ def _placements(state: StonesState) -> tuple[list[int], list[StonesMove]]:
 
 
 class StonesPolicy(Policy):
-    """Captures, rescues and ataris first; playouts that capture when they can."""
+    """Captures, rescues and ataris first, then replies near the last placement;
+    playouts that capture when they can and often answer locally."""
 
     playout_depth = 20
     widening = (2.0, 0.5)
