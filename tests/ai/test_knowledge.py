@@ -571,3 +571,24 @@ def test_stones_playouts_answer_near_the_last_placement() -> None:
         assert isinstance(move, StonesMove) and move in legal
         near += move.point in around
     assert 0.45 <= near / 400 <= 0.65
+
+
+@pytest.mark.parametrize("to_move", [0, 1])
+def test_stones_evaluation_counts_a_share_of_what_the_mover_may_take(
+    to_move: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """White's e5-e6 hangs in atari: with Black to move the evaluation moves Black's way
+    by ATARI_SHARE of its two stones (in prisoners, SCALE to a unit of log-odds); with
+    White to move nothing of Black's hangs and nothing moves."""
+    state = STONES.position(["d5", "d6", "f5", "f6", "e4"], ["e5", "e6"], to_move=to_move)
+    policy = stones.StonesPolicy()
+    share = stones.ATARI_SHARE
+    with_share = policy.evaluate(state)
+    monkeypatch.setattr(stones, "ATARI_SHARE", 0.0)
+    without = policy.evaluate(state)
+
+    def log_odds(p: float) -> float:
+        return math.log(p / (1 - p))
+
+    expected = share * 2 / stones.SCALE if to_move == 0 else 0.0
+    assert log_odds(with_share) - log_odds(without) == pytest.approx(expected)
