@@ -529,8 +529,7 @@ def test_stones_attacks_are_the_captures_and_ataris(seed: int) -> None:
 def _quiet_reply_position() -> StonesState:
     """Black has just played e5 on a quiet board: White to move, nothing in atari."""
     state = STONES.position(["c3"], ["g7"], to_move=0)
-    col, row = parse_point("e5", state.size, state.size)
-    return state.play(place(row * state.size + col))
+    return state.play(place(_named("e5", state)))
 
 
 @pytest.mark.parametrize("size", [5, 9, 13])
@@ -592,3 +591,24 @@ def test_stones_evaluation_counts_a_share_of_what_the_mover_may_take(
 
     expected = share * 2 / stones.SCALE if to_move == 0 else 0.0
     assert log_odds(with_share) - log_odds(without) == pytest.approx(expected)
+
+
+def test_stones_playouts_put_the_last_stone_in_atari(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Black's e5 has just been placed with two liberties (f5, e6): about half of White's
+    playout moves put it in atari, against under a third without that rule."""
+    state = STONES.position(["g7"], ["d5", "e4"], to_move=0)
+    state = state.play(place(_named("e5", state)))
+    ataris = {place(_named("f5", state)), place(_named("e6", state))}
+
+    def share(rng: random.Random) -> float:
+        moves = [stones.StonesPolicy().playout_move(state, rng) for _ in range(400)]
+        return sum(move in ataris for move in moves) / len(moves)
+
+    assert share(random.Random(3)) >= 0.45
+    monkeypatch.setattr(stones, "ATTACK_RATE", 0.0)
+    assert share(random.Random(3)) < 0.3
+
+
+def _named(name: str, state: StonesState) -> int:
+    col, row = parse_point(name, state.size, state.size)
+    return row * state.size + col

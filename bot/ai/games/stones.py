@@ -18,6 +18,8 @@ ATARI_SHARE = 0.5
 """How much of an opponent group in atari counts as taken already (player to move)."""
 LOCAL_RATE = 0.5
 """How often a playout's quiet move is looked for around the last placement first."""
+ATTACK_RATE = 0.5
+"""How often a playout puts the opponent's last stone in atari when it has two liberties."""
 LOCAL_BONUS = 1.0
 """The tree's preference for quiet moves around the last placement over the others."""
 RANDOM_DRAWS = 24
@@ -188,6 +190,13 @@ class StonesPolicy(Policy):
             return place(rng.choice(rescue))
         area, random_point = state.size * state.size, rng.random
         last = _last_placement(state)
+        if last is not None and board.other >> last & 1 and random_point() < ATTACK_RATE:
+            # The stone just placed, left with two liberties: put it in atari.
+            libs = state.groups[state.group_of[last]].libs
+            if libs.bit_count() == 2:
+                for p in set_bits(libs):
+                    if board.liberties_after(p) >= 2 and may_place(p):
+                        return place(p)
         if last is not None and random_point() < LOCAL_RATE:
             # Answer where the opponent just played (a fight is usually local).
             around = _around(state.size)[last]
