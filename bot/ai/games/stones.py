@@ -138,7 +138,7 @@ def _placements(state: StonesState) -> tuple[list[int], list[StonesMove]]:
 
 class StonesPolicy(Policy):
     """Captures, rescues and ataris first, then replies near the last placement;
-    playouts that capture when they can and often answer locally."""
+    playouts that capture when they can, often atari the last stone and answer locally."""
 
     playout_depth = 20
     widening = (2.0, 0.5)
