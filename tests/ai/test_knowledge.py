@@ -286,6 +286,11 @@ def test_diffusion_exposed_kings_are_the_ones_the_opponent_could_take() -> None:
     assert seen == {True, False}
 
 
+def _log_odds(p: float) -> float:
+    """The log-odds of a probability (the evaluations' logistic undone)."""
+    return math.log(p / (1 - p))
+
+
 def test_diffusion_evaluation_counts_an_exposed_king_as_groups_lost(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -303,9 +308,7 @@ def test_diffusion_evaluation_counts_an_exposed_king_as_groups_lost(
     assert judged > unworried  # better for White, whose turn would take Black's king
     urgency = 0.5 + state.turn_number / (2 * TURN_LIMIT)
     shift = diffusion.EVALUATION_SCALE * urgency * weight
-    assert math.isclose(
-        math.log(judged / (1 - judged)) - math.log(unworried / (1 - unworried)), shift
-    )
+    assert math.isclose(_log_odds(judged) - _log_odds(unworried), shift)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -529,7 +532,7 @@ def test_stones_attacks_are_the_captures_and_ataris(seed: int) -> None:
 def _quiet_reply_position() -> StonesState:
     """Black has just played e5 on a quiet board: White to move, nothing in atari."""
     state = STONES.position(["c3"], ["g7"], to_move=0)
-    return state.play(place(_named("e5", state)))
+    return state.play(state.parse_move("e5"))
 
 
 @pytest.mark.parametrize("size", [5, 9, 13])
@@ -585,20 +588,16 @@ def test_stones_evaluation_counts_a_share_of_what_the_mover_may_take(
     with_share = policy.evaluate(state)
     monkeypatch.setattr(stones, "ATARI_SHARE", 0.0)
     without = policy.evaluate(state)
-
-    def log_odds(p: float) -> float:
-        return math.log(p / (1 - p))
-
     expected = share * 2 / stones.SCALE if to_move == 0 else 0.0
-    assert log_odds(with_share) - log_odds(without) == pytest.approx(expected)
+    assert _log_odds(with_share) - _log_odds(without) == pytest.approx(expected)
 
 
 def test_stones_playouts_put_the_last_stone_in_atari(monkeypatch: pytest.MonkeyPatch) -> None:
     """Black's e5 has just been placed with two liberties (f5, e6): about half of White's
     playout moves put it in atari, against under a third without that rule."""
     state = STONES.position(["g7"], ["d5", "e4"], to_move=0)
-    state = state.play(place(_named("e5", state)))
-    ataris = {place(_named("f5", state)), place(_named("e6", state))}
+    state = state.play(state.parse_move("e5"))
+    ataris = {state.parse_move("f5"), state.parse_move("e6")}
 
     def share(rng: random.Random) -> float:
         moves = [stones.StonesPolicy().playout_move(state, rng) for _ in range(400)]
@@ -607,8 +606,3 @@ def test_stones_playouts_put_the_last_stone_in_atari(monkeypatch: pytest.MonkeyP
     assert share(random.Random(3)) >= 0.45
     monkeypatch.setattr(stones, "ATTACK_RATE", 0.0)
     assert share(random.Random(3)) < 0.3
-
-
-def _named(name: str, state: StonesState) -> int:
-    col, row = parse_point(name, state.size, state.size)
-    return row * state.size + col

@@ -108,6 +108,10 @@ class _Board:
         """True when every neighbour of `p` is the mover's stone."""
         return all(self.own >> q & 1 for q in self.neighbours[p])
 
+    def sensible(self, p: int) -> bool:
+        """True when `p` is empty, keeps two liberties and does not fill one's own eye."""
+        return bool(self.empty >> p & 1) and self.liberties_after(p) >= 2 and not self.is_own_eye(p)
+
     def atari_points(self, seat: int) -> dict[int, int]:
         """The last liberty of each group of `seat` in atari, with the stones at stake."""
         return self.ataris()[seat]
@@ -203,11 +207,11 @@ class StonesPolicy(Policy):
             start = int(random_point() * len(around))
             for i in range(len(around)):
                 p = around[(start + i) % len(around)]
-                if _sensible(board, p) and may_place(p):
+                if board.sensible(p) and may_place(p):
                     return place(p)
         for _ in range(RANDOM_DRAWS):
             p = int(random_point() * area)
-            if _sensible(board, p) and may_place(p):
+            if board.sensible(p) and may_place(p):
                 return place(p)
         points, rest = _placements(state)
         if not points:
@@ -241,11 +245,6 @@ class StonesPolicy(Policy):
         board = _Board(state)
         legal = set(_placements(state)[0])
         return [place(p) for p in board.atari_points(1 - board.seat) if p in legal]
-
-
-def _sensible(board: _Board, p: int) -> bool:
-    """True when `p` is empty, keeps two liberties and does not fill one's own eye."""
-    return bool(board.empty >> p & 1) and board.liberties_after(p) >= 2 and not board.is_own_eye(p)
 
 
 def _threatened(board: _Board) -> dict[int, int]:
