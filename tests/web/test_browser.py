@@ -8,6 +8,7 @@ test_processes.py, without a browser.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterator
 from datetime import timedelta
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from playwright.async_api import Browser, Page
+from playwright.async_api import Browser, Page, Route
 
 from bot.services.competition.tournaments import Member
 from bot.storage.repository import GameStatus
@@ -96,6 +97,95 @@ async def test_two_players_play_a_whole_groups_game_by_clicking(site: Site, page
     # The pages hear of the end at its commit, maybe before the last board is announced.
     await until(lambda: len(site.env.notifier.moves) == len(DROP_WIN), "the last board")
     assert [n.move.notation for n in site.env.notifier.moves] == DROP_WIN
+
+
+ANSWERS_COUNTED = """
+window.tabulaAnswers = 0;
+const fetched = window.fetch;
+window.fetch = async (...args) => {
+    const response = await fetched(...args);
+    const read = response.json.bind(response);
+    response.json = async () => {
+        try {
+            return await read();
+        } finally {
+            // A task, so it runs after every promise chained on this answer.
+            setTimeout(() => { window.tabulaAnswers += 1; }, 0);
+        }
+    };
+    return response;
+};
+"""
+"""Counts in `window.tabulaAnswers` the answers the page's script has read and acted on."""
+
+
+async def test_a_late_answer_does_not_take_the_page_back(site: Site, pages: Pages) -> None:
+    """Bob's answer to his drop arrives after the stream told his page of Alice's reply:
+    the page keeps showing her reply, and Bob plays on."""
+    view = await site.start_game("groups", options={"start": "drop"})
+    alice = await pages.open(site, ALICE, view.id)
+    bob = await pages.open(site, BOB, view.id)
+    await bob.add_init_script(ANSWERS_COUNTED)
+    await bob.reload()
+    release = asyncio.Event()
+
+    async def held(route: Route) -> None:
+        answer = await route.fetch()
+        await release.wait()
+        await route.fulfill(response=answer)
+
+    await bob.route("**/play", held)
+    await click_cell(alice, DROP_WIN[0])
+    await wait_ply(bob, 1)
+    await click_cell(bob, DROP_WIN[1])
+    await wait_ply(alice, 2)  # the move is stored; Bob's page heard of it by its stream
+    await wait_ply(bob, 2)
+    await click_cell(alice, DROP_WIN[2])
+    await wait_ply(bob, 3)
+    release.set()
+    await bob.wait_for_function("() => window.tabulaAnswers >= 1", timeout=WAIT_MS)
+    await bob.unroute("**/play")
+    assert await bob.locator("#ply").get_attribute("data-ply") == "3"
+    await click_cell(bob, DROP_WIN[3])
+    await wait_ply(alice, 4)
+    await wait_ply(bob, 4)
+
+
+async def test_a_late_preview_does_not_bring_back_a_dropped_turn(site: Site, pages: Pages) -> None:
+    """While the preview of Alice's first step is on its way, Bob's turn is taken back
+    and played again: the step belongs to a turn the page has dropped, and stays out."""
+    view = await site.start_game("diffusion")
+    await site.services.games.play_turn(view.id, ALICE.id, ["f5-e5", "echo", "o5-p5", "echo"])
+    state = (await site.services.games.view(view.id)).state
+    bobs: list[str] = []
+    while state.to_move == 1:
+        bobs.append(state.legal_notations()[0])
+        state = state.play(state.parse_move(bobs[-1]))
+    await site.services.games.play_turn(view.id, BOB.id, bobs)
+    ply = len(bobs) + 4
+    alice = await pages.open(site, ALICE, view.id)
+    await alice.add_init_script(ANSWERS_COUNTED)
+    await alice.reload()
+    await wait_ply(alice, ply)
+    release = asyncio.Event()
+
+    async def held(route: Route) -> None:
+        answer = await route.fetch()
+        await release.wait()
+        await route.fulfill(response=answer)
+
+    await alice.route("**/preview", held)
+    step = next(m for m in state.legal_notations() if re.fullmatch(r"[a-z]+\d+-[a-z]+\d+", m))
+    for cell in step.split("-"):
+        await click_cell(alice, cell)
+    await site.services.games.request_undo(view.id, BOB.id)
+    await site.services.games.answer_undo(view.id, ALICE.id, True)
+    await wait_ply(alice, 4)
+    await site.services.games.play_turn(view.id, BOB.id, bobs)
+    await wait_ply(alice, ply)
+    release.set()
+    await alice.wait_for_function("() => window.tabulaAnswers >= 1", timeout=WAIT_MS)
+    assert await alice.locator("text=Your turn so far").count() == 0
 
 
 async def test_a_stone_then_its_target_with_the_targets_shown(site: Site, pages: Pages) -> None:

@@ -22,6 +22,7 @@ let cursor = null;        // the cell the keyboard is on
 let confirming = false;   // the resign button waits for its confirmation
 let receivedAt = Date.now();
 let stopped = null;       // why the page stopped following the game, if it did
+let heard = 0;            // how many live messages the page has taken in
 
 // --- talking to the server ---
 
@@ -42,9 +43,13 @@ function showError(text) { el("error").textContent = text || ""; }
 
 async function act(path, body) {
   showError("");
+  const before = heard;
   try {
     const fresh = await post(path, body);
-    if (fresh && fresh.id) accept(fresh);
+    // The answer shows the game as it was just after the action. A live message heard
+    // meanwhile may be newer (the opponent answered at once): then the stream, which
+    // tells every change after it too, is what the page shows.
+    if (fresh && fresh.id && heard === before) accept(fresh);
   } catch (error) {
     showError(error.message);
   }
@@ -101,9 +106,12 @@ function step(value) {
 async function choose(move) {
   clicks = [];
   if (snap.game !== "diffusion") { await act("play", { moves: [move], ply: snap.ply }); return; }
-  const moves = [...pending, move];
+  const built = pending;
+  const moves = [...built, move];
   try {
-    preview = await post("preview", { moves });
+    const found = await post("preview", { moves });
+    if (pending !== built) return;  // the game went on meanwhile: that turn was dropped
+    preview = found;
     pending = moves;
   } catch (error) {
     showError(error.message);
@@ -429,6 +437,7 @@ function listen() {
       listen();
       return;
     }
+    heard += 1;
     if (data.full || "clocks" in data) liveAt = Date.now();
     accept(live, liveAt);
   };
