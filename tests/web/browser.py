@@ -7,6 +7,7 @@ own contexts (own cookies) in it (`Pages`), closed after the test.
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import Literal
 
 import pytest
-from playwright.async_api import Browser, BrowserContext, Page, async_playwright
+from playwright.async_api import Browser, BrowserContext, Page, Route, async_playwright
 
 from bot.services.games.players import Player
 from tests.web.conftest import Site
@@ -23,6 +24,25 @@ from tests.web.conftest import Site
 CHROMIUM = Path("/usr/bin/chromium")
 WAIT_MS = 15_000
 """How long a page may take to show what is awaited (generous: the machine is shared)."""
+
+ANSWERS_COUNTED = """
+window.tabulaAnswers = 0;
+const fetched = window.fetch;
+window.fetch = async (...args) => {
+    const response = await fetched(...args);
+    const read = response.json.bind(response);
+    response.json = async () => {
+        try {
+            return await read();
+        } finally {
+            // A task, so it runs after every promise chained on this answer.
+            setTimeout(() => { window.tabulaAnswers += 1; }, 0);
+        }
+    };
+    return response;
+};
+"""
+"""Counts in `window.tabulaAnswers` the answers the page's script has read and acted on."""
 
 
 @asynccontextmanager
@@ -115,3 +135,28 @@ async def click_button(page: Page, label: str) -> None:
 async def wait_ply(page: Page, ply: int) -> None:
     """Wait until the page shows `ply` moves played."""
     await page.wait_for_selector(f'[data-ply="{ply}"]', timeout=WAIT_MS)
+
+
+async def count_answers(page: Page) -> None:
+    """Load `page` again, counting the server's answers its script reads and acts on."""
+    await page.add_init_script(ANSWERS_COUNTED)
+    await page.reload()
+
+
+async def wait_answers(page: Page, answers: int) -> None:
+    """Wait until `page` (under `count_answers`) has acted on `answers` answers."""
+    await page.wait_for_function(f"() => window.tabulaAnswers >= {answers}", timeout=WAIT_MS)
+
+
+async def hold_answers(page: Page, pattern: str) -> asyncio.Event:
+    """Hold the server's answers to `page`'s requests to addresses matching `pattern`
+    (each request reaches the server at once) until the event returned is set."""
+    release = asyncio.Event()
+
+    async def held(route: Route) -> None:
+        answer = await route.fetch()
+        await release.wait()
+        await route.fulfill(response=answer)
+
+    await page.route(pattern, held)
+    return release

@@ -8,7 +8,6 @@ test_processes.py, without a browser.
 
 from __future__ import annotations
 
-import asyncio
 import re
 from collections.abc import AsyncIterator
 from datetime import timedelta
@@ -16,13 +15,23 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from playwright.async_api import Browser, Page, Route
+from playwright.async_api import Browser, Page
 
 from bot.services.competition.tournaments import Member
 from bot.storage.repository import GameStatus
 from tests.databases import Backend
 from tests.waiting import until
-from tests.web.browser import WAIT_MS, Pages, chromium, click_button, click_cell, wait_ply
+from tests.web.browser import (
+    WAIT_MS,
+    Pages,
+    chromium,
+    click_button,
+    click_cell,
+    count_answers,
+    hold_answers,
+    wait_answers,
+    wait_ply,
+)
 from tests.web.conftest import ALICE, BOB, CAROL, GUILD, Site, serving
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -99,42 +108,14 @@ async def test_two_players_play_a_whole_groups_game_by_clicking(site: Site, page
     assert [n.move.notation for n in site.env.notifier.moves] == DROP_WIN
 
 
-ANSWERS_COUNTED = """
-window.tabulaAnswers = 0;
-const fetched = window.fetch;
-window.fetch = async (...args) => {
-    const response = await fetched(...args);
-    const read = response.json.bind(response);
-    response.json = async () => {
-        try {
-            return await read();
-        } finally {
-            // A task, so it runs after every promise chained on this answer.
-            setTimeout(() => { window.tabulaAnswers += 1; }, 0);
-        }
-    };
-    return response;
-};
-"""
-"""Counts in `window.tabulaAnswers` the answers the page's script has read and acted on."""
-
-
 async def test_a_late_answer_does_not_take_the_page_back(site: Site, pages: Pages) -> None:
     """Bob's answer to his drop arrives after the stream told his page of Alice's reply:
     the page keeps showing her reply, and Bob plays on."""
     view = await site.start_game("groups", options={"start": "drop"})
     alice = await pages.open(site, ALICE, view.id)
     bob = await pages.open(site, BOB, view.id)
-    await bob.add_init_script(ANSWERS_COUNTED)
-    await bob.reload()
-    release = asyncio.Event()
-
-    async def held(route: Route) -> None:
-        answer = await route.fetch()
-        await release.wait()
-        await route.fulfill(response=answer)
-
-    await bob.route("**/play", held)
+    await count_answers(bob)
+    release = await hold_answers(bob, "**/play")
     await click_cell(alice, DROP_WIN[0])
     await wait_ply(bob, 1)
     await click_cell(bob, DROP_WIN[1])
@@ -143,8 +124,7 @@ async def test_a_late_answer_does_not_take_the_page_back(site: Site, pages: Page
     await click_cell(alice, DROP_WIN[2])
     await wait_ply(bob, 3)
     release.set()
-    await bob.wait_for_function("() => window.tabulaAnswers >= 1", timeout=WAIT_MS)
-    await bob.unroute("**/play")
+    await wait_answers(bob, 1)
     assert await bob.locator("#ply").get_attribute("data-ply") == "3"
     await click_cell(bob, DROP_WIN[3])
     await wait_ply(alice, 4)
@@ -164,17 +144,9 @@ async def test_a_late_preview_does_not_bring_back_a_dropped_turn(site: Site, pag
     await site.services.games.play_turn(view.id, BOB.id, bobs)
     ply = len(bobs) + 4
     alice = await pages.open(site, ALICE, view.id)
-    await alice.add_init_script(ANSWERS_COUNTED)
-    await alice.reload()
+    await count_answers(alice)
     await wait_ply(alice, ply)
-    release = asyncio.Event()
-
-    async def held(route: Route) -> None:
-        answer = await route.fetch()
-        await release.wait()
-        await route.fulfill(response=answer)
-
-    await alice.route("**/preview", held)
+    release = await hold_answers(alice, "**/preview")
     step = next(m for m in state.legal_notations() if re.fullmatch(r"[a-z]+\d+-[a-z]+\d+", m))
     for cell in step.split("-"):
         await click_cell(alice, cell)
@@ -184,7 +156,7 @@ async def test_a_late_preview_does_not_bring_back_a_dropped_turn(site: Site, pag
     await site.services.games.play_turn(view.id, BOB.id, bobs)
     await wait_ply(alice, ply)
     release.set()
-    await alice.wait_for_function("() => window.tabulaAnswers >= 1", timeout=WAIT_MS)
+    await wait_answers(alice, 1)
     assert await alice.locator("text=Your turn so far").count() == 0
 
 
