@@ -22,7 +22,6 @@ let cursor = null;        // the cell the keyboard is on
 let confirming = false;   // the resign button waits for its confirmation
 let receivedAt = Date.now();
 let stopped = null;       // why the page stopped following the game, if it did
-let heard = 0;            // how many live messages the page has taken in
 
 // --- talking to the server ---
 
@@ -43,13 +42,13 @@ function showError(text) { el("error").textContent = text || ""; }
 
 async function act(path, body) {
   showError("");
-  const before = heard;
+  const heard = live;
   try {
     const fresh = await post(path, body);
     // The answer shows the game as it was just after the action. A live message heard
     // meanwhile may be newer (the opponent answered at once): then the stream, which
     // tells every change after it too, is what the page shows.
-    if (fresh && fresh.id && heard === before) accept(fresh);
+    if (fresh && fresh.id && live === heard) accept(fresh);
   } catch (error) {
     showError(error.message);
   }
@@ -437,7 +436,6 @@ function listen() {
       listen();
       return;
     }
-    heard += 1;
     if (data.full || "clocks" in data) liveAt = Date.now();
     accept(live, liveAt);
   };
