@@ -247,6 +247,20 @@ async def test_a_diffusion_turn_with_an_echo_is_sent_whole(site: Site, pages: Pa
     assert len(moves) == 1
 
 
+async def test_steps_chosen_while_a_preview_is_on_its_way_follow_it(
+    site: Site, pages: Pages
+) -> None:
+    """Alice chooses her second move before the preview of her first is back: it is
+    taken after the first, in order, not instead of it."""
+    view = await site.start_game("diffusion")
+    alice = await pages.open(site, ALICE, view.id)
+    release = await hold_answers(alice, "**/preview")
+    for cell in ("f5", "e5", "o5", "p5"):
+        await click_cell(alice, cell)
+    release.set()
+    await alice.wait_for_selector("text=Your turn so far: f5-e5, o5-p5", timeout=WAIT_MS)
+
+
 async def test_a_rekushu_claim_as_a_second_step(site: Site, pages: Pages) -> None:
     """Rekushu: a placement, then the claim's corners, or placing without a claim."""
     view = await site.start_game("rekushu", options={"size": 8}, colour="black")

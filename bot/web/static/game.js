@@ -22,6 +22,8 @@ let cursor = null;        // the cell the keyboard is on
 let confirming = false;   // the resign button waits for its confirmation
 let receivedAt = Date.now();
 let stopped = null;       // why the page stopped following the game, if it did
+let previewing = false;   // a preview of the turn being built is on its way
+let waiting = [];         // cells and words chosen meanwhile, taken in order once it is back
 
 // --- talking to the server ---
 
@@ -57,7 +59,7 @@ async function act(path, body) {
 function accept(fresh, at = Date.now()) {
   // A move (or the end) cancels a resignation being confirmed; an offer's answer does not.
   const moved = fresh.ply !== snap.ply || fresh.active !== snap.active;
-  if (fresh.ply !== snap.ply || !fresh.my_turn) { pending = []; preview = null; clicks = []; }
+  if (fresh.ply !== snap.ply || !fresh.my_turn) { pending = []; preview = null; clicks = []; waiting = []; }
   snap = fresh;
   receivedAt = at;  // when the clocks read as they do in `fresh`
   if (moved) confirming = false;
@@ -89,6 +91,7 @@ function canPlay() {
 }
 
 function step(value) {
+  if (previewing) { waiting.push(value); return; }
   if (!canPlay()) return;
   showError("");
   let next = [...clicks, value];
@@ -107,15 +110,18 @@ async function choose(move) {
   if (snap.game !== "diffusion") { await act("play", { moves: [move], ply: snap.ply }); return; }
   const built = pending;
   const moves = [...built, move];
+  previewing = true;
   try {
     const found = await post("preview", { moves });
-    if (pending !== built) return;  // the game went on meanwhile: that turn was dropped
-    preview = found;
-    pending = moves;
+    if (pending === built) { preview = found; pending = moves; }  // else the turn was dropped
   } catch (error) {
     showError(error.message);
+    waiting = [];
+  } finally {
+    previewing = false;
   }
   render();
+  while (waiting.length && !previewing) step(waiting.shift());
 }
 
 // --- drawing ---
@@ -237,7 +243,7 @@ function renderTurn() {
   if (preview && preview.complete) {
     buttons.appendChild(button("Send turn", () => act("play", { moves: pending, ply: snap.ply }), "primary"));
   }
-  buttons.appendChild(button("Start the turn again", () => { pending = []; preview = null; clicks = []; render(); }));
+  buttons.appendChild(button("Start the turn again", () => { pending = []; preview = null; clicks = []; waiting = []; render(); }));
   box.appendChild(buttons);
 }
 
