@@ -154,7 +154,7 @@ def _seat_at(index: int, black: int, white: int) -> int | None:
     return None
 
 
-def _mirror(x: int, y: int, n: int, kind: str) -> tuple[int, int]:
+def mirror_cell(x: int, y: int, n: int, kind: str) -> tuple[int, int]:
     """The mirror of (x, y) of type `kind` on a board with `n` intersections per side."""
     if kind == "h":
         return n - 1 - x, y
@@ -228,7 +228,7 @@ class RekushuState(GameState[RekushuMove]):
         last = self.last_move
         if last is None:
             return {}
-        return {kind: _mirror(last.x, last.y, self.size, kind) for kind in MIRROR_TYPES}
+        return {kind: mirror_cell(last.x, last.y, self.size, kind) for kind in MIRROR_TYPES}
 
     def forbidden_mirror_cell(self) -> tuple[int, int] | None:
         """The empty intersection the player to move may not use because of the mirror rule.
@@ -240,7 +240,7 @@ class RekushuState(GameState[RekushuMove]):
         last = self.last_move
         if kind is None or last is None or self.result is not None:
             return None
-        x, y = _mirror(last.x, last.y, self.size, kind)
+        x, y = mirror_cell(last.x, last.y, self.size, kind)
         return None if self.stone_at(x, y) is not None else (x, y)
 
     @property
@@ -318,7 +318,7 @@ class RekushuState(GameState[RekushuMove]):
         last = self.last_move
         if kind is None or last is None:
             return -1
-        x, y = _mirror(last.x, last.y, self.size, kind)
+        x, y = mirror_cell(last.x, last.y, self.size, kind)
         return y * self.size + x
 
     def _placement_mask(self) -> int:

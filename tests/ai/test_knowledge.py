@@ -380,40 +380,44 @@ def test_rekushu_complete_plans_are_the_engines_claims(seed: int) -> None:
                 assert plan.rect in state.claims_after(x, y)
 
 
-def test_rekushu_setups_find_three_corner_rectangles() -> None:
-    """With e2 and b6 placed, e6 would give three corners of b2-e6 (b2 is still free)."""
+def test_rekushu_new_plans_find_three_corner_rectangles() -> None:
+    """With e2 and b6 placed, e6 would give three corners of b2-e6 (b2 is still free), and
+    b2 would give three of it beside the missing corner (e6)."""
     from rules.rekushu import REKUSHU
 
     state = REKUSHU.position(size=8, black=["e2", "b6"], white=["h8"], ply=10)
     board = rekushu._Board(state)
-    found = rekushu.setups(board, state.black, [5 * 8 + 4, 0])
-    assert found == {5 * 8 + 4: Rectangle(1, 1, 4, 5).area}
+    found = rekushu.new_plans(board, state.black, [5 * 8 + 4, 1 * 8 + 1, 0])
+    assert found == {5 * 8 + 4: [Rectangle(1, 1, 4, 5)], 1 * 8 + 1: [Rectangle(1, 1, 4, 5)]}
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_rekushu_setups_match_a_search_of_every_pair_of_stones(seed: int) -> None:
-    """setups() gives each placement the largest clear rectangle it makes three corners
-    of, as found by trying every own stone along its row and column."""
+def test_rekushu_new_plans_match_a_search_of_every_rectangle(seed: int) -> None:
+    """new_plans() gives each placement every clear rectangle it would make three corners
+    of with the fourth empty, as found by trying every rectangle with a corner there."""
     state = random_position("rekushu", 16 + 10 * seed, seed)
     assert isinstance(state, RekushuState)
     n = state.size
     board = rekushu._Board(state)
     own = state.white if state.to_move else state.black
-    occupied = state.black | state.white
     placements = [y * n + x for x, y in state.legal_placements()]
-    expected: dict[int, int] = {}
+    expected: dict[int, set[Rectangle]] = {}
     for p in placements:
         x, y = p % n, p // n
         for x2 in range(n):
             for y2 in range(n):
-                fourth = y2 * n + x2
-                if x2 == x or y2 == y or occupied >> fourth & 1:
+                if x2 == x or y2 == y:
                     continue
-                if own >> (y * n + x2) & 1 and own >> (y2 * n + x) & 1:
-                    rect = Rectangle.spanning((x, y), (x2, y2))
-                    if board.clear(rect, board.corner_bits(rect)):
-                        expected[p] = max(expected.get(p, 0), rect.area)
-    assert rekushu.setups(board, own, placements) == expected
+                rect = Rectangle.spanning((x, y), (x2, y2))
+                others = [q for q in set_bits(board.corner_bits(rect)) if q != p]
+                mine = [q for q in others if own >> q & 1]
+                free = [q for q in others if not board.occupied >> q & 1]
+                corners = board.corner_bits(rect)
+                if len(mine) == 2 and len(free) == 1 and board.clear(rect, corners):
+                    expected.setdefault(p, set()).add(rect)
+    found = rekushu.new_plans(board, own, placements)
+    assert {p: set(rects) for p, rects in found.items()} == expected
+    assert all(len(rects) == len(set(rects)) for rects in found.values())
 
 
 def test_rekushu_random_placements_are_legal_and_cover_every_one() -> None:

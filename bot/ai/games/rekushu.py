@@ -1,5 +1,6 @@
-"""Knowledge of Rekushu: claim the largest rectangles, prepare new ones, spoil the
-opponent's, and judge positions by tiles and by the claim the player to move has."""
+"""Knowledge of Rekushu: claim the largest rectangles, prepare new ones (double threats
+first), spoil the opponent's, and judge positions by tiles, by the claim the player to move
+has and by what the opponent's threats keep whichever one is spoiled."""
 
 from __future__ import annotations
 
@@ -7,10 +8,11 @@ import random
 from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
 from bot.ai.bits import set_bits
 from bot.ai.policy import Move, Policy, State, logistic, register_policy
-from rules.rekushu import Rectangle, RekushuMove, RekushuState
+from rules.rekushu import Rectangle, RekushuMove, RekushuState, mirror_cell
 
 CLAIM_RATE = 0.85
 """How often a playout takes its largest claim when it has one."""
@@ -65,6 +67,14 @@ class _Board:
         the rows of the nearest stones below and above it in its column."""
         return _nearest(self.row_stones[y], x), _nearest(self.column_stones[x], y)
 
+    @cached_property
+    def nearest(self) -> list[tuple[list[int], list[int]]]:
+        """`neighbours()` of every intersection, by bit (worth it when most are asked)."""
+        n = self.n
+        rows = [_sides(self.row_stones[y], n) for y in range(n)]
+        columns = [_sides(self.column_stones[x], n) for x in range(n)]
+        return [(rows[p // n][p % n], columns[p % n][p // n]) for p in range(n * n)]
+
     def clear(self, rect: Rectangle, corners: int) -> bool:
         """True when only `corners` may hold stones in `rect` and no tile in it is claimed."""
         stones = self.occupied & self.closed(rect)
@@ -79,6 +89,20 @@ class _Board:
             | 1 << (rect.top * n + rect.left)
             | 1 << (rect.top * n + rect.right)
         )
+
+
+def _sides(line: list[int], n: int) -> list[list[int]]:
+    """Per place 0..n-1 along a line with stones at the sorted `line`: `_nearest()` of it."""
+    found: list[list[int]] = []
+    before, i = -1, 0
+    for at in range(n):
+        while i < len(line) and line[i] < at:
+            before, i = line[i], i + 1
+        j = i + 1 if i < len(line) and line[i] == at else i
+        found.append([before] if before >= 0 else [])
+        if j < len(line):
+            found[-1].append(line[j])
+    return found
 
 
 def _nearest(line: list[int], at: int) -> list[int]:
@@ -124,10 +148,11 @@ def plans(board: _Board, own: int) -> list[Plan]:
     return sorted(found.values(), key=lambda plan: -plan.area)
 
 
-def setups(board: _Board, own: int, placements: Iterable[int]) -> dict[int, int]:
-    """Per placement bit: the area of the largest rectangle it would give three corners of."""
+def new_plans(board: _Board, own: int, placements: Iterable[int]) -> dict[int, list[Rectangle]]:
+    """Per placement bit: the clear rectangles it would give three corners of, the fourth
+    empty (a threat to claim next turn), whichever corner it is."""
     n = board.n
-    best: dict[int, int] = {}
+    found: dict[int, list[Rectangle]] = {}
     # A placement needs one's stones along its row and its column to make a corner.
     stones = set_bits(own)
     own_rows = {q // n for q in stones}
@@ -136,7 +161,7 @@ def setups(board: _Board, own: int, placements: Iterable[int]) -> dict[int, int]
         x, y = p % n, p // n
         if y not in own_rows or x not in own_columns:
             continue
-        columns, rows = board.neighbours(x, y)
+        columns, rows = board.nearest[p]
         for x2 in columns:
             if not own >> (y * n + x2) & 1:
                 continue
@@ -144,10 +169,66 @@ def setups(board: _Board, own: int, placements: Iterable[int]) -> dict[int, int]
                 if not own >> (y2 * n + x) & 1 or board.occupied >> (y2 * n + x2) & 1:
                     continue
                 rect = Rectangle.spanning((x, y), (x2, y2))
-                corners = board.corner_bits(rect)
-                if board.clear(rect, corners):
-                    best[p] = max(best.get(p, 0), rect.area)
-    return best
+                if board.clear(rect, board.corner_bits(rect)):
+                    found.setdefault(p, []).append(rect)
+    _beside_corners(board, own, set(placements), found)
+    return found
+
+
+def _beside_corners(
+    board: _Board, own: int, placements: set[int], found: dict[int, list[Rectangle]]
+) -> None:
+    """Add to `found` the rectangles a placement gives three corners of when it sits beside
+    the missing corner: along a line from an own stone that has an own partner across."""
+    n = board.n
+    for d in set_bits(own):
+        dx, dy = d % n, d // n
+        columns, rows = board.nearest[d]
+        # (partner's column, partner's row) across, and the step of the free line.
+        lines = [(ax, dy, 0, step) for ax in columns for step in (-1, 1)]
+        lines += [(dx, ay, step, 0) for ay in rows for step in (-1, 1)]
+        for ax, ay, sx, sy in lines:
+            if not own >> (ay * n + ax) & 1:
+                continue
+            x, y = dx + sx, dy + sy
+            while 0 <= x < n and 0 <= y < n and not board.occupied >> (y * n + x) & 1:
+                # The fourth corner is across from the placement, level with the partner.
+                fx, fy = (ax, y) if sy else (x, ay)
+                if board.occupied >> (fy * n + fx) & 1:
+                    break
+                rect = Rectangle.spanning((dx, dy), (fx, fy))
+                # A larger rectangle holds whatever spoiled this one.
+                if not board.clear(rect, board.corner_bits(rect)):
+                    break
+                if y * n + x in placements:
+                    found.setdefault(y * n + x, []).append(rect)
+                x, y = x + sx, y + sy
+
+
+Threat = tuple[int, int]
+"""A rectangle a player could claim on their next turn: its area, and the free
+intersections on which one opponent stone spoils it."""
+
+
+def sure_gain(threats: list[Threat]) -> int:
+    """The largest area the threatening player claims next turn whichever single
+    intersection the opponent places on: a double threat counts, a lone one does not."""
+    if not threats:
+        return 0
+    area, cells = max(threats)
+    for c in set_bits(cells):
+        bit = 1 << c
+        area = min(area, max((a for a, spoil in threats if not spoil & bit), default=0))
+        if not area:
+            break
+    return area
+
+
+def threats_of(board: _Board, stones: int, forbidden: int) -> list[Threat]:
+    """The threats of the player with `stones` (plans of three or four corners), with
+    `forbidden` (a bit set: the spoiler's banned mirror cell) taken out of the spoiling cells."""
+    free = ~board.occupied & ~forbidden
+    return [(plan.area, board.closed(plan.rect) & free) for plan in plans(board, stones)]
 
 
 class RekushuPolicy(Policy):
@@ -164,12 +245,12 @@ class RekushuPolicy(Policy):
         rng.shuffle(placements)
         board = _Board(state)
         own, other = (state.white, state.black) if state.to_move else (state.black, state.white)
-        prepared = setups(board, own, placements)
-        preparing = sorted(prepared, key=lambda p: -prepared[p])
-        spoiling = _spoilers(board, other, set(placements))
+        preparing = _preparing(state, board, own, placements)
+        spoiling = _spoilers(board, threats_of(board, other, 0), set(placements))
         helpers = list(dict.fromkeys(spoiling[:3] + preparing[:3] + placements[:2]))
         claims = [move for _, move in sorted(_claims(state, board, helpers), key=lambda c: -c[0])]
-        # The cells of the opponent's largest plan come first, then one's own plans.
+        # The cells that spoil the most of the opponent's threats come first, then the
+        # placements that make threats of one's own, double threats first.
         quiet = dict.fromkeys(spoiling[:SPOILERS_FIRST] + preparing + spoiling + placements)
         return claims + [RekushuMove(p % n, p // n) for p in quiet]
 
@@ -206,7 +287,15 @@ class RekushuPolicy(Policy):
             + [rect.area for rects in completions.values() for rect in rects],
             default=0,
         )
-        score = black - white + CLAIM_WEIGHT * claim * (-1 if state.to_move else 1)
+        # The opponent's threats: the mover either claims and lets the largest one be
+        # claimed next, or spoils and still loses what a double threat keeps.
+        board = _Board(state)
+        forbidden = state.forbidden_mirror_cell()
+        banned = 0 if forbidden is None else 1 << (forbidden[1] * state.size + forbidden[0])
+        threats = threats_of(board, state.black if state.to_move else state.white, banned)
+        largest = max((area for area, _ in threats), default=0)
+        gain = max(claim - largest, -sure_gain(threats))
+        score = black - white + CLAIM_WEIGHT * gain * (-1 if state.to_move else 1)
         scale = (state.size - 1) ** 2 / 36
         return logistic(score / scale)
 
@@ -237,14 +326,38 @@ def _random_placement(mask: int, n: int, rng: random.Random) -> tuple[int, int]:
     return p % n, p // n
 
 
-def _spoilers(board: _Board, other: int, legal: set[int]) -> list[int]:
-    """Legal cells that spoil the opponent's plans (a stone inside or on the edge), the
-    largest plan first."""
-    cells: dict[int, None] = {}
-    for plan in plans(board, other):
-        free = board.closed(plan.rect) & ~board.occupied
-        cells.update((p, None) for p in set_bits(free) if p in legal)
-    return list(cells)
+def _spoilers(board: _Board, threats: list[Threat], legal: set[int]) -> list[int]:
+    """Legal cells that spoil the opponent's threats (a stone inside or on the edge), the
+    cell after which the opponent's largest remaining threat is smallest first."""
+    cells = 0
+    for _, spoil in threats:
+        cells |= spoil
+    left = {
+        c: max((area for area, spoil in threats if not spoil >> c & 1), default=0)
+        for c in set_bits(cells)
+        if c in legal
+    }
+    return sorted(left, key=left.__getitem__)
+
+
+def _preparing(state: RekushuState, board: _Board, own: int, placements: list[int]) -> list[int]:
+    """Placements that give three corners of a clear rectangle, those making a threat the
+    opponent cannot spoil with one stone (a double threat, or one only the banned mirror
+    cell would spoil) first, then the largest."""
+    n = state.size
+    kind = state.mirror_types[1 - state.to_move]
+    standing = threats_of(board, own, 0)
+    ranked: dict[int, tuple[int, int]] = {}
+    for p, rects in new_plans(board, own, placements).items():
+        banned = 0
+        if kind is not None:
+            x, y = mirror_cell(p % n, p // n, n, kind)
+            banned = 1 << (y * n + x)
+        free = ~board.occupied & ~(1 << p) & ~banned
+        threats = [(area, spoil & ~banned) for area, spoil in standing if not spoil >> p & 1]
+        threats += [(rect.area, board.closed(rect) & free) for rect in rects]
+        ranked[p] = (sure_gain(threats), max(rect.area for rect in rects))
+    return sorted(ranked, key=lambda p: ranked[p], reverse=True)
 
 
 def _claims(
