@@ -382,7 +382,7 @@ def test_rekushu_complete_plans_are_the_engines_claims(seed: int) -> None:
 
 def test_rekushu_new_plans_find_three_corner_rectangles() -> None:
     """With e2 and b6 placed, e6 would give three corners of b2-e6 (b2 is still free), and
-    b2 would give three of it beside the missing corner (e6)."""
+    so would b2 (e6 is free); a1 gives none."""
     from rules.rekushu import REKUSHU
 
     state = REKUSHU.position(size=8, black=["e2", "b6"], white=["h8"], ply=10)
@@ -394,7 +394,8 @@ def test_rekushu_new_plans_find_three_corner_rectangles() -> None:
 @pytest.mark.parametrize("seed", range(6))
 def test_rekushu_new_plans_match_a_search_of_every_rectangle(seed: int) -> None:
     """new_plans() gives each placement every clear rectangle it would make three corners
-    of with the fourth empty, as found by trying every rectangle with a corner there."""
+    of with the fourth, across from it, empty: as found by trying every rectangle with a
+    corner there."""
     state = random_position("rekushu", 16 + 10 * seed, seed)
     assert isinstance(state, RekushuState)
     n = state.size
@@ -409,11 +410,10 @@ def test_rekushu_new_plans_match_a_search_of_every_rectangle(seed: int) -> None:
                 if x2 == x or y2 == y:
                     continue
                 rect = Rectangle.spanning((x, y), (x2, y2))
-                others = [q for q in set_bits(board.corner_bits(rect)) if q != p]
-                mine = [q for q in others if own >> q & 1]
-                free = [q for q in others if not board.occupied >> q & 1]
                 corners = board.corner_bits(rect)
-                if len(mine) == 2 and len(free) == 1 and board.clear(rect, corners):
+                beside = own >> (y * n + x2) & 1 and own >> (y2 * n + x) & 1
+                across = not board.occupied >> (y2 * n + x2) & 1
+                if beside and across and board.clear(rect, corners):
                     expected.setdefault(p, set()).add(rect)
     found = rekushu.new_plans(board, own, placements)
     assert {p: set(rects) for p, rects in found.items()} == expected

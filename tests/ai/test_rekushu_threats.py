@@ -58,17 +58,16 @@ def test_a_double_threat_is_prepared_first() -> None:
 
 
 def test_a_threat_only_the_banned_mirror_cell_spoils_is_sure() -> None:
-    """With d2 and e2 placed, d1 threatens d1-e2 at e1: when White's last move was a
-    left-right mirror, e1 (d1's left-right mirror) is banned to White, so d1 comes first,
-    with e1, d3 and e3 (the same, mirrored); without the ban, larger threats come first."""
-    for kind, first in (("h", True), (None, False)):
+    """With e4 and d5 placed, d4 threatens d4-e5 at e5: when White's last move was a
+    half-turn mirror, e5 (d4's half-turn mirror) is banned to White, so d4 comes first,
+    with e5 (the same, turned); without the ban, larger threats come first."""
+    for kind in ("r", None):
         state = REKUSHU.position(
-            size=8, black=["d2", "e2", "f5", "g6"], white=["h8"], mirror_types=(None, kind), ply=6
+            size=8, black=["e4", "d5", "a7", "c8"], white=["h1"], mirror_types=(None, kind), ply=6
         )
         placements = [y * 8 + x for x, y in state.legal_placements()]
         ranked = rekushu._preparing(state, rekushu._Board(state), state.black, placements)
-        sure = {_bit("d1"), _bit("e1"), _bit("d3"), _bit("e3")}
-        assert (set(ranked[:4]) == sure) is first, kind
+        assert (set(ranked[:2]) == {_bit("d4"), _bit("e5")}) is (kind == "r"), kind
 
 
 def test_the_evaluation_fears_an_opponents_double_threat() -> None:

@@ -150,7 +150,7 @@ def plans(board: _Board, own: int) -> list[Plan]:
 
 def new_plans(board: _Board, own: int, placements: Iterable[int]) -> dict[int, list[Rectangle]]:
     """Per placement bit: the clear rectangles it would give three corners of, the fourth
-    empty (a threat to claim next turn), whichever corner it is."""
+    (across from it) empty: a threat to claim next turn."""
     n = board.n
     found: dict[int, list[Rectangle]] = {}
     # A placement needs one's stones along its row and its column to make a corner.
@@ -171,38 +171,7 @@ def new_plans(board: _Board, own: int, placements: Iterable[int]) -> dict[int, l
                 rect = Rectangle.spanning((x, y), (x2, y2))
                 if board.clear(rect, board.corner_bits(rect)):
                     found.setdefault(p, []).append(rect)
-    _beside_corners(board, own, set(placements), found)
     return found
-
-
-def _beside_corners(
-    board: _Board, own: int, placements: set[int], found: dict[int, list[Rectangle]]
-) -> None:
-    """Add to `found` the rectangles a placement gives three corners of when it sits beside
-    the missing corner: along a line from an own stone that has an own partner across."""
-    n = board.n
-    for d in set_bits(own):
-        dx, dy = d % n, d // n
-        columns, rows = board.nearest[d]
-        # (partner's column, partner's row) across, and the step of the free line.
-        lines = [(ax, dy, 0, step) for ax in columns for step in (-1, 1)]
-        lines += [(dx, ay, step, 0) for ay in rows for step in (-1, 1)]
-        for ax, ay, sx, sy in lines:
-            if not own >> (ay * n + ax) & 1:
-                continue
-            x, y = dx + sx, dy + sy
-            while 0 <= x < n and 0 <= y < n and not board.occupied >> (y * n + x) & 1:
-                # The fourth corner is across from the placement, level with the partner.
-                fx, fy = (ax, y) if sy else (x, ay)
-                if board.occupied >> (fy * n + fx) & 1:
-                    break
-                rect = Rectangle.spanning((dx, dy), (fx, fy))
-                # A larger rectangle holds whatever spoiled this one.
-                if not board.clear(rect, board.corner_bits(rect)):
-                    break
-                if y * n + x in placements:
-                    found.setdefault(y * n + x, []).append(rect)
-                x, y = x + sx, y + sy
 
 
 Threat = tuple[int, int]
