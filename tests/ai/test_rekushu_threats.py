@@ -8,7 +8,6 @@ from hypothesis import strategies as st
 from bot.ai.games import rekushu
 from bot.ai.policy import policy_for
 from rules.rekushu import REKUSHU, RekushuState
-from tests.ai.conftest import random_position
 
 
 def _bit(name: str, size: int = 8) -> int:
@@ -80,13 +79,3 @@ def test_the_evaluation_fears_an_opponents_double_threat() -> None:
     # Black's own claim on the board counts for Black, as before.
     claim = REKUSHU.position(size=8, black=["b1", "a2", "b2"], white=["h8"], ply=6)
     assert policy.evaluate(claim) > policy.evaluate(lone)
-
-
-def test_the_nearest_table_agrees_with_neighbours() -> None:
-    """The board's table of nearest stones is `neighbours()` of every intersection."""
-    for seed in range(4):
-        state = random_position("rekushu", 10 + 25 * seed, seed)
-        assert isinstance(state, RekushuState)
-        board = rekushu._Board(state)
-        n = state.size
-        assert board.nearest == [board.neighbours(p % n, p // n) for p in range(n * n)]

@@ -8,7 +8,6 @@ import random
 from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cached_property
 
 from bot.ai.bits import set_bits
 from bot.ai.policy import Move, Policy, State, logistic, register_policy
@@ -67,14 +66,6 @@ class _Board:
         the rows of the nearest stones below and above it in its column."""
         return _nearest(self.row_stones[y], x), _nearest(self.column_stones[x], y)
 
-    @cached_property
-    def nearest(self) -> list[tuple[list[int], list[int]]]:
-        """`neighbours()` of every intersection, by bit (worth it when most are asked)."""
-        n = self.n
-        rows = [_sides(self.row_stones[y], n) for y in range(n)]
-        columns = [_sides(self.column_stones[x], n) for x in range(n)]
-        return [(rows[p // n][p % n], columns[p % n][p // n]) for p in range(n * n)]
-
     def clear(self, rect: Rectangle, corners: int) -> bool:
         """True when only `corners` may hold stones in `rect` and no tile in it is claimed."""
         stones = self.occupied & self.closed(rect)
@@ -89,20 +80,6 @@ class _Board:
             | 1 << (rect.top * n + rect.left)
             | 1 << (rect.top * n + rect.right)
         )
-
-
-def _sides(line: list[int], n: int) -> list[list[int]]:
-    """Per place 0..n-1 along a line with stones at the sorted `line`: `_nearest()` of it."""
-    found: list[list[int]] = []
-    before, i = -1, 0
-    for at in range(n):
-        while i < len(line) and line[i] < at:
-            before, i = line[i], i + 1
-        j = i + 1 if i < len(line) and line[i] == at else i
-        found.append([before] if before >= 0 else [])
-        if j < len(line):
-            found[-1].append(line[j])
-    return found
 
 
 def _nearest(line: list[int], at: int) -> list[int]:
@@ -161,7 +138,7 @@ def new_plans(board: _Board, own: int, placements: Iterable[int]) -> dict[int, l
         x, y = p % n, p // n
         if y not in own_rows or x not in own_columns:
             continue
-        columns, rows = board.nearest[p]
+        columns, rows = board.neighbours(x, y)
         for x2 in columns:
             if not own >> (y * n + x2) & 1:
                 continue

@@ -59,7 +59,7 @@ async function act(path, body) {
 function accept(fresh, at = Date.now()) {
   // A move (or the end) cancels a resignation being confirmed; an offer's answer does not.
   const moved = fresh.ply !== snap.ply || fresh.active !== snap.active;
-  if (fresh.ply !== snap.ply || !fresh.my_turn) { pending = []; preview = null; clicks = []; waiting = []; }
+  if (fresh.ply !== snap.ply || !fresh.my_turn) dropTurn();
   snap = fresh;
   receivedAt = at;  // when the clocks read as they do in `fresh`
   if (moved) confirming = false;
@@ -84,6 +84,11 @@ function nextSteps() {
     (CELL.test(step) ? cells : words).add(step);
   }
   return { cells, words, complete };
+}
+
+function dropTurn() {
+  // The turn being built, its preview and any steps waiting for that preview.
+  pending = []; preview = null; clicks = []; waiting = [];
 }
 
 function canPlay() {
@@ -243,7 +248,7 @@ function renderTurn() {
   if (preview && preview.complete) {
     buttons.appendChild(button("Send turn", () => act("play", { moves: pending, ply: snap.ply }), "primary"));
   }
-  buttons.appendChild(button("Start the turn again", () => { pending = []; preview = null; clicks = []; waiting = []; render(); }));
+  buttons.appendChild(button("Start the turn again", () => { dropTurn(); render(); }));
   box.appendChild(buttons);
 }
 
