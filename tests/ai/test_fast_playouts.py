@@ -11,6 +11,7 @@ import pytest
 from bot.ai import Budget, Stopwatch
 from bot.ai.games.groups import GroupsPolicy
 from bot.ai.games.hexade import HexadePolicy
+from bot.ai.games.stones import StonesPolicy
 from bot.ai.mcts import search
 from bot.ai.policy import Policy
 from tests.ai.conftest import random_position
@@ -28,13 +29,20 @@ class HexadeMoveByMove(HexadePolicy):
     playout = Policy.playout
 
 
+class StonesMoveByMove(StonesPolicy):
+    """Stones' knowledge with the generic playout loop."""
+
+    playout = Policy.playout
+
+
 POLICIES: dict[str, tuple[Policy, Policy]] = {
     "groups": (GroupsPolicy(), GroupsMoveByMove()),
     "hexade": (HexadePolicy(), HexadeMoveByMove()),
+    "stones": (StonesPolicy(), StonesMoveByMove()),
 }
 
 
-@pytest.mark.parametrize("game", ["groups", "hexade"])
+@pytest.mark.parametrize("game", ["groups", "hexade", "stones"])
 @pytest.mark.parametrize("plies", [0, 2, 9, 24])
 def test_search_with_fast_playouts_equals_search_move_by_move(game: str, plies: int) -> None:
     """Fast and move-by-move playouts give the same search statistics and move."""

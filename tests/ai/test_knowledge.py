@@ -8,7 +8,7 @@ import random
 import pytest
 
 from bot.ai.bits import nth_bit, set_bits
-from bot.ai.games import diffusion, groups, hexade_bits, rekushu, stones
+from bot.ai.games import diffusion, groups, hexade_bits, rekushu, stones, stones_board
 from rules import IllegalMoveError
 from rules.diffusion import DIFFUSION, KING_CAPTURED, TURN_LIMIT, DiffusionState, group_sizes
 from rules.groups import GroupsState
@@ -443,7 +443,7 @@ def test_stones_liberties_and_captures_match_the_engine(seed: int) -> None:
     """liberties_after() and captures() agree with playing the placement, when it is safe."""
     state = random_position("stones", 15 + 6 * seed, seed)
     assert isinstance(state, StonesState)
-    board = stones._Board(state)
+    board = stones_board.StonesBoard(state)
     for move in state.legal_moves():
         if move.kind is not MoveKind.PLACE:
             continue
@@ -542,7 +542,7 @@ def _quiet_reply_position() -> StonesState:
 @pytest.mark.parametrize("size", [5, 9, 13])
 def test_stones_points_around_are_the_eight_neighbours(size: int) -> None:
     """_around() lists every other point at most one step away in both directions."""
-    around = stones._around(size)
+    around = stones_board.around_of(size)
     for p in range(size * size):
         col, row = p % size, p // size
         expected = {
@@ -557,7 +557,7 @@ def test_stones_tree_tries_the_points_around_the_last_placement_first() -> None:
     """In a quiet position the eight points around Black's e5 lead White's candidates."""
     state = _quiet_reply_position()
     assert state.last_move is not None and state.last_move.point is not None
-    around = {place(p) for p in stones._around(state.size)[state.last_move.point]}
+    around = {place(p) for p in stones_board.around_of(state.size)[state.last_move.point]}
     for seed in range(3):
         candidates = stones.StonesPolicy().candidates(state, random.Random(seed))
         assert set(candidates[: len(around)]) == around
@@ -568,7 +568,7 @@ def test_stones_playouts_answer_near_the_last_placement() -> None:
     point would, one time in ten), and every one of them is legal."""
     state = _quiet_reply_position()
     assert state.last_move is not None and state.last_move.point is not None
-    around = set(stones._around(state.size)[state.last_move.point])
+    around = set(stones_board.around_of(state.size)[state.last_move.point])
     legal = set(state.legal_moves())
     rng = random.Random(7)
     near = 0
