@@ -101,16 +101,11 @@ class StonesPolicy(Policy):
             board.play(move)
         if board.over:
             return 0.5 if board.winner is None else 1.0 - board.winner
-        hanging = max(board.atari_points(1 - board.seat).values(), default=0)
-        shortfalls = [board.thresholds[seat] - board.lead(seat) for seat in (0, 1)]
-        return _value(shortfalls, board.seat, hanging)
+        return _value(board)
 
     def evaluate(self, state: State) -> float:
         assert isinstance(state, StonesState)
-        board = StonesBoard(state)
-        hanging = max(board.atari_points(1 - board.seat).values(), default=0)
-        shortfalls = [state.threshold(seat) - state.lead(seat) for seat in (0, 1)]
-        return _value(shortfalls, board.seat, hanging)
+        return _value(StonesBoard(state))
 
     def attacks(self, state: State, plies: int, rng: random.Random) -> list[Move]:
         assert isinstance(state, StonesState)
@@ -129,11 +124,12 @@ class StonesPolicy(Policy):
         return [place(p) for p in board.atari_points(1 - board.seat) if p in legal]
 
 
-def _value(shortfalls: list[int], seat: int, hanging: int) -> float:
-    """Seat 0's chance from each side's shortfall from its decisive lead, the player to
-    move (`seat`) being able to take the `hanging` stones of the largest group in atari."""
-    short = [float(shortfalls[0]), float(shortfalls[1])]
-    short[seat] -= ATARI_SHARE * hanging
+def _value(board: StonesBoard) -> float:
+    """Seat 0's chance from each side's shortfall from its decisive lead; the player to
+    move may take the largest opponent group in atari."""
+    short = [float(board.shortfall(0)), float(board.shortfall(1))]
+    hanging = max(board.atari_points(1 - board.seat).values(), default=0)
+    short[board.seat] -= ATARI_SHARE * hanging
     return logistic((short[1] - short[0]) / SCALE)
 
 

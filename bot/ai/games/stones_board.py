@@ -89,6 +89,10 @@ class StonesBoard:
         self.own, self.other = (self.white, self.black) if self.seat else (self.black, self.white)
         self.empty = self.full ^ (self.black | self.white)
 
+    def shortfall(self, seat: int) -> int:
+        """How far `seat`'s lead is from the lead its decisive capture needs."""
+        return self.state.threshold(seat) - self.state.lead(seat)
+
     def libs_of(self, p: int) -> int:
         """The liberties of the group on point `p` (a stone must be there)."""
         return self.groups[self.group_of[p]][2]
@@ -182,6 +186,9 @@ class PlayoutBoard(StonesBoard):
     def lead(self, seat: int) -> int:
         """Prisoners held by `seat` minus those held by the opponent."""
         return self.prisoners[seat] - self.prisoners[1 - seat]
+
+    def shortfall(self, seat: int) -> int:
+        return self.thresholds[seat] - self.lead(seat)
 
     # --- legality, as the engine's `_placement_hash`, `legal_moves` and `_has_legal_move`
 
