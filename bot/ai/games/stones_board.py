@@ -23,23 +23,6 @@ from rules.stones import (
 
 
 @cache
-def neighbours_of(size: int) -> tuple[tuple[int, ...], ...]:
-    """Per point index: its orthogonal neighbours (the engine's order)."""
-    table = []
-    for p in range(size * size):
-        col, row = p % size, p // size
-        near = [p - size] if row else []
-        if col:
-            near.append(p - 1)
-        if col < size - 1:
-            near.append(p + 1)
-        if row < size - 1:
-            near.append(p + size)
-        table.append(tuple(near))
-    return tuple(table)
-
-
-@cache
 def around_of(size: int) -> tuple[tuple[int, ...], ...]:
     """Per point index: the up to eight points around it (diagonals included)."""
     table = []
@@ -73,7 +56,7 @@ class StonesBoard:
 
     def __init__(self, state: StonesState) -> None:
         self.state = state
-        self.neighbours = neighbours_of(state.size)
+        self.neighbours = state.geometry.neighbours
         self.full = (1 << (state.size * state.size)) - 1
         self.group_of: list[int] | tuple[int, ...] = state.group_of
         self.groups: dict[int, list[int]] = {
@@ -150,10 +133,6 @@ class StonesBoard:
                     threats[p] = threats.get(p, 0) + stones.bit_count()
         return threats
 
-    def may_place(self, p: int) -> bool:
-        """Whether placing at `p` is legal (the game going on)."""
-        return self.state.may_place(p)
-
 
 class PlayoutBoard(StonesBoard):
     """A position that changes in place as moves are played on it (a playout's board)."""
@@ -181,6 +160,8 @@ class PlayoutBoard(StonesBoard):
         return key not in self.seen and self.history.is_new(key)
 
     def may_place(self, p: int) -> bool:
+        """Whether placing at `p` is legal: the game goes on, `p` is empty and the position
+        it makes is new."""
         return not self.over and bool(self.empty >> p & 1) and self.is_new(self.placement_hash(p))
 
     def lead(self, seat: int) -> int:
