@@ -14,7 +14,7 @@ from bot.ai.policy import Move, Policy, State, logistic, register_policy
 from rules.rekushu import Rectangle, RekushuMove, RekushuState, mirror_cell
 
 CLAIM_RATE = 0.85
-"""How often a playout takes its largest claim when it has one."""
+"""How often a quick move (`playout_move()`) takes its largest claim when it has one."""
 CLAIM_WEIGHT = 0.6
 """What the largest claim the player to move has is worth, per tile, in an evaluation."""
 EXISTING_CLAIMS_TRIED = 3
@@ -178,9 +178,13 @@ def threats_of(board: _Board, stones: int, forbidden: int) -> list[Threat]:
 
 
 class RekushuPolicy(Policy):
-    """Claims first, then spoiling the opponent's rectangles and preparing new ones."""
+    """Claims first, then spoiling the opponent's rectangles and preparing new ones; new
+    positions of the tree are judged by the evaluation alone."""
 
-    playout_depth = 12
+    # Quick games of random placements mostly spoil rectangles at random: judged at once,
+    # a position keeps what its threats and claims are worth (15 of 16 games won at 1 s
+    # against the old player, about 48 % with 12 quick moves; see the benchmarks page).
+    playout_depth = 0
     widening = (2.0, 0.5)
     complete = False
 
