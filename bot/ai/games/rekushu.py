@@ -13,16 +13,12 @@ from bot.ai.bits import set_bits
 from bot.ai.policy import Move, Policy, State, logistic, register_policy
 from rules.rekushu import Rectangle, RekushuMove, RekushuState, mirror_cell
 
-CLAIM_RATE = 0.85
-"""How often a quick move (`playout_move()`) takes its largest claim when it has one."""
 CLAIM_WEIGHT = 0.6
 """What the largest claim the player to move has is worth, per tile, in an evaluation."""
 EXISTING_CLAIMS_TRIED = 3
 """Claims of rectangles already on the board offered per node, each with a few placements."""
 SPOILERS_FIRST = 4
 """Cells spoiling the opponent's largest plan that are tried before one's own plans."""
-RANDOM_TRIES = 8
-"""Random intersections a playout tries for a free one before listing them all."""
 ENDGAME_PLACEMENTS = 16
 """With at most this many placements left, every move is checked for an immediate win."""
 
@@ -204,30 +200,6 @@ class RekushuPolicy(Policy):
         quiet = dict.fromkeys(spoiling[:SPOILERS_FIRST] + preparing + spoiling + placements)
         return claims + [RekushuMove(p % n, p // n) for p in quiet]
 
-    def playout_move(self, state: State, rng: random.Random) -> Move | None:
-        assert isinstance(state, RekushuState)
-        mask, n = state.placement_bits(), state.size
-        if not mask:
-            return None
-        if rng.random() < CLAIM_RATE:
-            existing, completions = state.claim_options()
-            best: RekushuMove | None = None
-            area = 0
-            for (x, y), rects in completions.items():
-                for rect in rects:
-                    if rect.area > area:
-                        best, area = RekushuMove(x, y, rect), rect.area
-            for rect in existing:
-                if rect.area > area:
-                    for _ in range(4):
-                        x, y = _random_placement(mask, n, rng)
-                        if not rect.contains(x, y):
-                            best, area = RekushuMove(x, y, rect), rect.area
-                            break
-            if best is not None:
-                return best
-        return RekushuMove(*_random_placement(mask, n, rng))
-
     def evaluate(self, state: State) -> float:
         assert isinstance(state, RekushuState)
         black, white = state.tile_counts
@@ -263,17 +235,6 @@ class RekushuPolicy(Policy):
         # nothing to find, and it took a third of each move's time.
         assert isinstance(state, RekushuState)
         return state.placement_bits().bit_count() <= ENDGAME_PLACEMENTS + plies
-
-
-def _random_placement(mask: int, n: int, rng: random.Random) -> tuple[int, int]:
-    """A uniformly random (x, y) among the set bits of `mask` (not 0): a few random
-    intersections tried first, as most are free until late in the game."""
-    for _ in range(RANDOM_TRIES):
-        p = rng.randrange(n * n)
-        if mask >> p & 1:
-            return p % n, p // n
-    p = rng.choice(set_bits(mask))
-    return p % n, p // n
 
 
 def _spoilers(board: _Board, threats: list[Threat], legal: set[int]) -> list[int]:
